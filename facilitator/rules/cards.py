@@ -1,0 +1,150 @@
+"""Action cards (карты действий): their fields, colour rules and eligibility (RULES.md 1, 3.1)."""
+
+from dataclasses import dataclass, field
+
+from .errors import MalformedError
+from .fields import read_int, read_object, read_skill_map, read_text, require
+from .eras import ERA_KEYS
+from .skills import SKILLS, compact, total
+
+COLORS = ("green", "yellow", "red")
+COLOR_XP = {"green": 100, "yellow": 200, "red": 500}
+COLOR_NAMES_RU = {"green": "зелёная", "yellow": "жёлтая", "red": "красная"}
+
+#: colour -> (min G, max G, min L, max L, special allowed); G = gains + free, L = losses
+COLOR_RULES = {
+    "green": (1, 1, 0, 0, False),
+    "yellow": (1, 3, 1, 1, False),
+    "red": (0, 6, 0, 3, True),
+}
+
+
+@dataclass(frozen=True)
+class Special:
+    text: str
+    redistribute: int | None = None
+
+    def to_dict(self):
+        out = {"text": self.text}
+        if self.redistribute is not None:
+            out["redistribute"] = self.redistribute
+        return out
+
+
+@dataclass(frozen=True)
+class Card:
+    code: str | None
+    era: str | None
+    color: str
+    title: str
+    text: str = ""
+    conditions: dict = field(default_factory=dict)
+    losses: dict = field(default_factory=dict)
+    gains: dict = field(default_factory=dict)
+    free: int = 0
+    special: Special | None = None
+
+    @property
+    def xp(self):
+        return COLOR_XP[self.color]
+
+    @property
+    def label(self):
+        """How the card is named in standings: its code, or its title for a hand-entered card."""
+        return self.code or self.title
+
+    @property
+    def redistribute(self):
+        return self.special.redistribute if self.special else None
+
+    def requirements(self):
+        """What eligibility asks per skill: at least the condition and at least the loss."""
+        return {s: max(self.conditions.get(s, 0), self.losses.get(s, 0)) for s in SKILLS
+                if self.conditions.get(s, 0) or self.losses.get(s, 0)}
+
+    def shortfalls(self, skills):
+        """Every unmet skill as ``(skill, have, need)``; empty when the player is eligible."""
+        return [(s, skills[s], need) for s, need in self.requirements().items() if skills[s] < need]
+
+    def to_dict(self, with_era=True):
+        out = {}
+        if self.code is not None:
+            out["code"] = self.code
+        if with_era and self.era is not None:
+            out["era"] = self.era
+        out.update({
+            "color": self.color,
+            "title": self.title,
+            "text": self.text,
+            "conditions": compact(self.conditions),
+            "losses": compact(self.losses),
+            "gains": compact(self.gains),
+            "free": self.free,
+            "special": self.special.to_dict() if self.special else None,
+        })
+        return out
+
+
+def colour_problems(card):
+    """Every way the card breaks the colour rules of RULES.md 1, as ``(field, message)``."""
+    g_min, g_max, l_min, l_max, special_ok = COLOR_RULES[card.color]
+    g = total(card.gains) + card.free
+    losses = total(card.losses)
+    name = f"{card.color} card"
+    out = []
+    if not g_min <= g <= g_max:
+        allowed = f"exactly {g_min}" if g_min == g_max else f"{g_min} to {g_max}"
+        out.append(("gains", f"a {name} gives {allowed} SP (gains + free), this one gives {g}"))
+    if not l_min <= losses <= l_max:
+        allowed = f"exactly {l_min}" if l_min == l_max else f"{l_min} to {l_max}"
+        out.append(("losses", f"a {name} costs {allowed} SP in losses, this one costs {losses}"))
+    if card.special is not None and not special_ok:
+        out.append(("special", f"only red cards have a special, this is a {name}"))
+    return out
+
+
+def read_card(data, path, require_code=True, require_era=True):
+    """Parse one card object; raises ``MalformedError`` on the first bad field.
+
+    Colour rules are not checked here (see ``colour_problems``) so a pack can list them all.
+    """
+    data = read_object(data, path)
+    code = data.get("code")
+    if require_code or code is not None:
+        code = read_text(require(data, "code", path), f"{path}.code")
+    era = data.get("era")
+    if require_era or era is not None:
+        era = require(data, "era", path)
+        if era not in ERA_KEYS:
+            raise MalformedError(f"{path}.era", "unknown era {era!r}; the eras are {allowed}",
+                                 era=era, allowed=", ".join(ERA_KEYS))
+    color = require(data, "color", path)
+    if color not in COLORS:
+        raise MalformedError(f"{path}.color", "unknown colour {color!r}; the colours are {allowed}",
+                             color=color, allowed=", ".join(COLORS))
+    title = read_text(require(data, "title", path), f"{path}.title")
+    text = data.get("text") or ""
+    if not isinstance(text, str):
+        raise MalformedError(f"{path}.text", "must be a text")
+    special = data.get("special")
+    if special is not None:
+        special = read_object(special, f"{path}.special")
+        redistribute = special.get("redistribute")
+        if redistribute is not None:
+            redistribute = read_int(redistribute, f"{path}.special.redistribute", minimum=1)
+        special = Special(
+            text=read_text(special.get("text", ""), f"{path}.special.text", required=False) or "",
+            redistribute=redistribute,
+        )
+    return Card(
+        code=code,
+        era=era,
+        color=color,
+        title=title,
+        text=text,
+        conditions=read_skill_map(data.get("conditions"), f"{path}.conditions"),
+        losses=read_skill_map(data.get("losses"), f"{path}.losses"),
+        gains=read_skill_map(data.get("gains"), f"{path}.gains"),
+        free=read_int(data.get("free", 0) or 0, f"{path}.free", minimum=0),
+        special=special,
+    )

@@ -1,0 +1,568 @@
+"""The game state and its moves: RULES.md 3 and 4, enforced here and only here.
+
+``Game.check(move)`` says whether a move is legal now (raising ``IllegalMoveError`` with
+the rule and the numbers), ``Game.apply(move)`` also carries it out and returns a
+``MoveResult`` saying what changed. A refused move leaves the game untouched: every
+handler validates first and returns the mutation to run only when all checks passed.
+"""
+
+from dataclasses import dataclass, field
+
+from .cards import COLORS, Card
+from .eras import ROUNDS, age_in_round, era_of_round
+from .errors import IllegalMoveError
+from .moves import Move
+from .setup import DECLARATION_BONUS, check_setup, start_skills, turn_order
+from .skills import SKILLS
+
+LEVEL_UP_SP = 2
+DEFER_ROUNDS = 3
+
+
+def share_amount(xp):
+    """30% of the sharer's XP rounded to the nearest 100, halves up: 1500 -> 500, 1400 -> 400."""
+    return ((3 * xp + 500) // 1000) * 100
+
+
+@dataclass
+class Deferred:
+    card: Card
+    round: int
+
+    @property
+    def expires_after_round(self):
+        return self.round + DEFER_ROUNDS
+
+    def to_dict(self):
+        return {"card": self.card.label, "round": self.round,
+                "expires_after_round": self.expires_after_round}
+
+
+@dataclass
+class PlayerState:
+    name: str
+    seat: int
+    character: str
+    born: str
+    skills: dict
+    declaration: dict | None = None
+    xp: int = 0
+    best_level: int = 1  # highest level ever reached: level-up SP are given once per level
+    pending: int = 0
+    pending_reasons: list = field(default_factory=list)  # [(reason, amount)]: level/card/rest/share
+    deferred: Deferred | None = None
+    shared: bool = False
+
+    @property
+    def declared(self):
+        return sum(self.declaration.values()) if self.declaration else None
+
+    def declaration_met(self):
+        if not self.declaration:
+            return False
+        return all(self.skills[s] >= self.declaration.get(s, 0) for s in SKILLS)
+
+    def bonus(self):
+        """The bonus this player gets if the game ended now (RULES.md 4)."""
+        return DECLARATION_BONUS[self.declared] if self.declaration_met() else 0
+
+    def snapshot(self):
+        return (self.xp, dict(self.skills), self.pending, self.best_level)
+
+
+@dataclass
+class MoveResult:
+    """What one move did: for the host's "what changed" line and the protocol's log."""
+
+    index: int  # 0-based position among applied moves
+    move: Move
+    round: int
+    era: str
+    card: Card | None = None
+    changes: dict = field(default_factory=dict)  # name -> {"xp", "skills", "pending", "levels"}
+    expired: list = field(default_factory=list)  # [(player, card)] deferred cards discarded
+    deferred_until: int | None = None  # a deferral: the last round it may be played in
+    shared_xp: int | None = None
+    after: dict = field(default_factory=dict)  # name -> (xp, level) after the move
+
+
+def _illegal(rule, code, template, **params):
+    return IllegalMoveError(rule, code, template, **params)
+
+
+class Game:
+    """One table's game from setup to finish, replayed move by move."""
+
+    def __init__(self, pack, players, table=""):
+        check_setup(pack, players)
+        self.pack = pack
+        self.table = table
+        self.setup = list(players)
+        self.order = [players[i].name for i in turn_order(pack, players)]
+        self.players = {}
+        for seat, p in enumerate(players):
+            self.players[p.name] = PlayerState(
+                name=p.name, seat=seat, character=p.character, born=p.born,
+                skills=start_skills(pack, p), declaration=dict(p.declaration) if p.declaration else None)
+        self.round = 1
+        self.turn = 0  # index into self.order of the player whose turn it is
+        self.main_done = False  # has that player made this turn's main move
+        self.finished = False
+        self.moves = []
+        self.history = []
+
+    # ----- where the game is ------------------------------------------------------------
+    @property
+    def era(self):
+        return era_of_round(self.round)
+
+    @property
+    def age(self):
+        return age_in_round(self.round)
+
+    @property
+    def current(self):
+        """The player whose turn it is (who made, or is to make, the current main move)."""
+        return self.order[self.turn]
+
+    def players_in_order(self):
+        return [self.players[n] for n in self.order]
+
+    def level(self, name):
+        return self.pack.level_for(self.players[name].xp)
+
+    def pending(self):
+        """Players with free SP to allocate, in turn order: ``{name: count}``."""
+        return {n: self.players[n].pending for n in self.order if self.players[n].pending}
+
+    def _next_turn(self):
+        """(round, turn) of the next main move, or None once round 10's last turn has begun."""
+        if not self.main_done:
+            return self.round, self.turn
+        if self.turn + 1 < len(self.order):
+            return self.round, self.turn + 1
+        if self.round < ROUNDS:
+            return self.round + 1, 0
+        return None
+
+    def next(self):
+        """What the game waits for, as in `lyceum-standings/1`'s ``next``."""
+        if self.finished:
+            return None
+        pending = self.pending()
+        if pending:
+            return {"player": next(iter(pending)), "expects": "allocate"}
+        nxt = self._next_turn()
+        if nxt is None:
+            return {"player": None, "expects": "finish"}
+        return {"player": self.order[nxt[1]], "expects": "main"}
+
+    # ----- questions the host's screens ask ---------------------------------------------
+    def shortfalls(self, name, card):
+        """Every skill in which ``name`` falls short of ``card``: ``[(skill, have, need)]``."""
+        return card.shortfalls(self.players[name].skills)
+
+    def eligible(self, name, card):
+        return not self.shortfalls(name, card)
+
+    def decisions(self, name, card):
+        """Which of play / defer / discard the rules allow for this drawn card."""
+        out = []
+        if self.eligible(name, card):
+            out.append("play")
+        elif self.players[name].deferred is None:
+            out.append("defer")
+        out.append("discard")
+        return out
+
+    def share_preview(self, name):
+        """What a share by ``name`` would give every other player: ``{other: xp}``."""
+        amount = share_amount(self.players[name].xp)
+        return {n: amount for n in self.order if n != name}
+
+    def can_share(self, name):
+        try:
+            self._check_share(self.players[name])
+        except IllegalMoveError:
+            return False
+        return True
+
+    def rest_limit(self, round_no=None):
+        """How many SP a rest may redistribute in this (or the given) round's era."""
+        return era_of_round(round_no or self.round).rest_limit
+
+    def card_by_code(self, code):
+        return self.pack.cards_by_code.get(code)
+
+    def legal_moves(self):
+        """The moves the rules allow now, as dicts a screen or the API can offer."""
+        if self.finished:
+            return []
+        out = []
+        pending = self.pending()
+        if pending:
+            out += [{"type": "allocate", "player": n, "sp": k} for n, k in pending.items()]
+            out.append({"type": "adjust"})
+            return out
+        nxt = self._next_turn()
+        if self.main_done:
+            p = self.players[self.current]
+            if p.deferred and p.deferred.round < self.round and self.eligible(p.name, p.deferred.card):
+                out.append({"type": "play_deferred", "player": p.name, "card": p.deferred.card.label,
+                            "redistribute_limit": p.deferred.card.redistribute})
+        if nxt is not None:
+            round_no, turn = nxt
+            mover = self.order[turn]
+            out.append({"type": "draw", "player": mover, "colors": list(COLORS),
+                        "era": era_of_round(round_no).key})
+            out.append({"type": "rest", "player": mover, "redistribute_limit": self.rest_limit(round_no)})
+            if self.can_share(mover):
+                out.append({"type": "share", "player": mover, "gives": share_amount(self.players[mover].xp)})
+            out.append({"type": "pass", "player": mover})
+        else:
+            out.append({"type": "finish"})
+        out.append({"type": "adjust"})
+        return out
+
+    # ----- checking and applying moves --------------------------------------------------
+    def check(self, move):
+        """Raise ``IllegalMoveError`` if ``move`` is not legal now; change nothing."""
+        self._plan(move)
+
+    def apply(self, move):
+        """Carry out a legal move and return what it changed; an illegal one changes nothing."""
+        run = self._plan(move)
+        before = {n: p.snapshot() for n, p in self.players.items()}
+        result = MoveResult(index=len(self.moves), move=move, round=0, era="")
+        run(result)
+        result.round = self.round
+        result.era = self.era.key
+        for n, p in self.players.items():
+            xp, skills, pending, best = before[n]
+            delta_skills = {s: p.skills[s] - skills[s] for s in SKILLS if p.skills[s] != skills[s]}
+            change = {}
+            if p.xp != xp:
+                change["xp"] = p.xp - xp
+            if delta_skills:
+                change["skills"] = delta_skills
+            if p.pending != pending:
+                change["pending"] = p.pending - pending
+            if p.best_level != best:
+                change["levels"] = list(range(best + 1, p.best_level + 1))
+            if change:
+                result.changes[n] = change
+            result.after[n] = (p.xp, self.pack.level_for(p.xp))
+        self.moves.append(move)
+        self.history.append(result)
+        return result
+
+    def _plan(self, move):
+        if self.finished:
+            raise _illegal("6.6", "finished", "the game is finished; no more moves are accepted")
+        if move.player is not None and move.player not in self.players:
+            raise _illegal("2.1", "unknown_player", "unknown player {player!r}; the players are {allowed}",
+                           player=move.player, allowed=", ".join(self.order))
+        if move.type not in ("allocate", "adjust"):
+            pending = self.pending()
+            if pending:
+                who, count = next(iter(pending.items()))
+                raise _illegal("3.6", "pending_sp",
+                               "{who} has {count} free SP to allocate first; until then only allocate "
+                               "and adjust are accepted", who=who, count=count)
+        handler = getattr(self, "_plan_" + move.type)
+        return handler(move)
+
+    # main moves ------------------------------------------------------------------------
+    def _main_turn(self, move):
+        """Check it is ``move.player``'s turn for a main move; return its (round, turn)."""
+        nxt = self._next_turn()
+        if nxt is None:
+            raise _illegal("4", "round10_over",
+                           "every player has had their turn in round {rounds}; the game waits for finish",
+                           rounds=ROUNDS)
+        round_no, turn = nxt
+        expected = self.order[turn]
+        if move.player != expected:
+            raise _illegal("3.8", "not_your_turn",
+                           "it is {expected}'s turn (round {round}), not {player}'s",
+                           expected=expected, round=round_no, player=move.player)
+        return round_no, turn
+
+    def _begin_turn(self, round_no, turn, result):
+        """End the previous turn (expiring its deferred card) and start the next one."""
+        if self.main_done:
+            self._end_turn(result)
+        self.round, self.turn, self.main_done = round_no, turn, True
+
+    def _end_turn(self, result):
+        p = self.players[self.current]
+        if p.deferred and p.deferred.expires_after_round <= self.round:
+            result.expired.append((p.name, p.deferred.card))
+            p.deferred = None
+
+    def _plan_draw(self, move):
+        round_no, turn = self._main_turn(move)
+        p = self.players[move.player]
+        era = era_of_round(round_no)
+        if isinstance(move.card, str):
+            card = self.pack.cards_by_code.get(move.card)
+            if card is None:
+                raise _illegal("1", "unknown_card",
+                               "unknown card {code!r}: the pack has no such card", code=move.card)
+            if card.era != era.key:
+                raise _illegal("3.2", "wrong_era",
+                               "card {code} is of the era {card_era}, but round {round} is in the era {era}",
+                               code=card.code, card_era=card.era, round=round_no, era=era.key)
+        else:
+            card = move.card
+        if card.color != move.color:
+            raise _illegal("3.2", "wrong_color",
+                           "card {code} is {card_color}, but the player drew from the {color} deck",
+                           code=card.label, card_color=card.color, color=move.color)
+        if move.decision != "play" and move.redistribute is not None:
+            raise _illegal("3.4", "redistribute_not_allowed",
+                           "a redistribution goes only with playing a card whose special allows it")
+        short = card.shortfalls(p.skills)
+        redistribute = None
+        if move.decision == "play":
+            if short:
+                raise self._not_eligible(short)
+            redistribute = self._check_card_redistribution(card, move.redistribute, self._after_card(p, card))
+        elif move.decision == "defer":
+            if not short:
+                raise _illegal("3.2", "defer_eligible",
+                               "a card can be deferred only when the player is not eligible for it, "
+                               "and {player} is eligible for {code}", player=p.name, code=card.label)
+            held = p.deferred  # the mover's own deferred card expires only when this turn ends
+            if held is not None:
+                raise _illegal("3.2", "already_deferred",
+                               "{player} already holds a deferred card ({code}, deferred in round {round}); "
+                               "only one card can be deferred at a time",
+                               player=p.name, code=held.card.label, round=held.round)
+
+        def run(result):
+            self._begin_turn(round_no, turn, result)
+            result.card = card
+            if move.decision == "play":
+                self._apply_card(p, card, redistribute)
+            elif move.decision == "defer":
+                p.deferred = Deferred(card, round_no)
+                result.deferred_until = round_no + DEFER_ROUNDS
+        return run
+
+    def _plan_rest(self, move):
+        round_no, turn = self._main_turn(move)
+        p = self.players[move.player]
+        limit = era_of_round(round_no).rest_limit
+        after = dict(p.skills)
+        after["energy"] = self._capped(after["energy"] + 1)
+        redistribute = self._check_redistribution(move.redistribute, limit, after, "3.2")
+
+        def run(result):
+            self._begin_turn(round_no, turn, result)
+            p.skills["energy"] = self._capped(p.skills["energy"] + 1)
+            self._add_pending(p, 1, "rest")
+            self._redistribute(p, redistribute)
+        return run
+
+    def _check_share(self, p):
+        level = self.pack.level_for(p.xp)
+        if level < 3:
+            raise _illegal("3.2", "share_level", "sharing needs level 3 or higher; {player} is level {level}",
+                           player=p.name, level=level)
+        if p.shared:
+            raise _illegal("3.2", "share_twice", "{player} has already shared once in this game",
+                           player=p.name)
+        if p.skills["energy"] < 1:
+            raise _illegal("6.5", "share_energy", "sharing needs energy at least 1; {player} has {energy}",
+                           player=p.name, energy=p.skills["energy"])
+
+    def _plan_share(self, move):
+        round_no, turn = self._main_turn(move)
+        p = self.players[move.player]
+        self._check_share(p)
+        amount = share_amount(p.xp)
+
+        def run(result):
+            self._begin_turn(round_no, turn, result)
+            result.shared_xp = amount
+            for other in self.players_in_order():
+                if other is not p and amount:
+                    self._gain_xp(other, amount)
+            p.skills["communication"] = self._capped(p.skills["communication"] + 1)
+            p.skills["energy"] -= 1
+            self._add_pending(p, 1, "share")
+            p.shared = True
+        return run
+
+    def _plan_pass(self, move):
+        round_no, turn = self._main_turn(move)
+
+        def run(result):
+            self._begin_turn(round_no, turn, result)
+        return run
+
+    # the rest of a turn ----------------------------------------------------------------
+    def _plan_play_deferred(self, move):
+        if not self.main_done or move.player != self.current:
+            raise _illegal("3.3", "deferred_after_main",
+                           "a deferred card is played by the player whose turn it is, after their main "
+                           "move; now it is {player}'s turn{main}",
+                           player=self.order[self._next_turn()[1]] if self._next_turn() else self.current,
+                           main="" if self.main_done else " and the main move is still to come")
+        p = self.players[move.player]
+        held = p.deferred
+        if held is None:
+            raise _illegal("3.3", "no_deferred", "{player} holds no deferred card", player=p.name)
+        if held.round >= self.round:
+            raise _illegal("3.3", "deferred_same_round",
+                           "card {code} was deferred in this round ({round}); it can be played from "
+                           "round {first}", code=held.card.label, round=held.round, first=held.round + 1)
+        short = held.card.shortfalls(p.skills)
+        if short:
+            raise self._not_eligible(short)
+        redistribute = self._check_card_redistribution(held.card, move.redistribute,
+                                                       self._after_card(p, held.card))
+
+        def run(result):
+            result.card = held.card
+            p.deferred = None
+            self._apply_card(p, held.card, redistribute)
+        return run
+
+    def _plan_allocate(self, move):
+        p = self.players[move.player]
+        if not p.pending:
+            raise _illegal("3.6", "nothing_pending", "{player} has no free SP to allocate", player=p.name)
+        given = sum(move.sp.values())
+        if given != p.pending:
+            raise _illegal("3.6", "allocate_sum",
+                           "{player} must allocate exactly {pending} free SP at once, got {given}",
+                           player=p.name, pending=p.pending, given=given)
+        self._check_max({s: p.skills[s] + move.sp.get(s, 0) for s in SKILLS}, "3.6")
+
+        def run(result):
+            for s, v in move.sp.items():
+                p.skills[s] += v
+            p.pending = 0
+            p.pending_reasons = []
+        return run
+
+    def _plan_adjust(self, move):
+        if move.player is None:
+            raise _illegal("3.7", "adjust_player", "an adjust names the player it corrects")
+        p = self.players[move.player]
+        xp = move.xp or 0
+        sp = move.sp or {}
+        if not xp and not any(sp.values()):
+            raise _illegal("3.7", "adjust_nothing", "an adjust must change XP or at least one skill")
+        if xp % 100:
+            raise _illegal("3.7", "adjust_xp_step", "XP changes in steps of 100, got {xp}", xp=xp)
+        if p.xp + xp < 0:
+            raise _illegal("3.7", "adjust_xp_negative", "XP cannot go below 0: {player} has {have}, change {xp}",
+                           player=p.name, have=p.xp, xp=xp)
+        after = {s: p.skills[s] + sp.get(s, 0) for s in SKILLS}
+        for s in SKILLS:
+            if after[s] < 0:
+                raise _illegal("3.7", "skill_negative", "{skill} cannot go below 0: {player} has {have}, "
+                               "change {delta}", skill=s, player=p.name, have=p.skills[s], delta=sp[s])
+        self._check_max(after, "3.7")
+
+        def run(result):
+            p.skills.update(after)
+            if xp > 0:
+                self._gain_xp(p, xp)
+            else:
+                p.xp += xp
+        return run
+
+    def _plan_finish(self, move):
+        if self._next_turn() is not None:
+            nxt = self._next_turn()
+            raise _illegal("4", "finish_early",
+                           "the game can be finished only after the last turn of round {rounds}; "
+                           "next is {player}'s turn in round {round}",
+                           rounds=ROUNDS, player=self.order[nxt[1]], round=nxt[0])
+
+        def run(result):
+            for p in self.players_in_order():
+                if p.deferred:
+                    result.expired.append((p.name, p.deferred.card))
+                    p.deferred = None
+            self.finished = True
+        return run
+
+    # helpers -------------------------------------------------------------------------
+    def _not_eligible(self, short):
+        text = ", ".join(f"{s} {have} < {need}" for s, have, need in short)
+        return _illegal("3.1", "not_eligible", "not eligible: {shortfalls}", shortfalls=text,
+                        missing=[{"skill": s, "have": have, "need": need} for s, have, need in short])
+
+    def _capped(self, value):
+        mx = self.pack.skill_max
+        return value if mx is None else min(value, mx)
+
+    def _after_card(self, p, card):
+        return {s: self._capped(p.skills[s] - card.losses.get(s, 0) + card.gains.get(s, 0)) for s in SKILLS}
+
+    def _check_card_redistribution(self, card, redistribute, after):
+        if redistribute is None:
+            return None
+        if not card.redistribute:
+            raise _illegal("3.4", "redistribute_not_allowed",
+                           "card {code} has no redistribution special; only such a card may redistribute",
+                           code=card.label)
+        return self._check_redistribution(redistribute, card.redistribute, after, "3.4")
+
+    def _check_redistribution(self, redistribute, limit, after, rule):
+        if not redistribute:
+            return None
+        if sum(redistribute.values()) != 0:
+            raise _illegal(rule, "redistribute_sum",
+                           "a redistribution moves SP between skills, its changes must sum to 0, got {sum}",
+                           sum=sum(redistribute.values()))
+        moved = sum(v for v in redistribute.values() if v > 0)
+        if moved > limit:
+            raise _illegal(rule, "redistribute_limit",
+                           "at most {limit} SP may be redistributed here, got {moved}", limit=limit, moved=moved)
+        for s, v in redistribute.items():
+            if after[s] + v < 0:
+                raise _illegal(rule, "skill_negative",
+                               "{skill} cannot go below 0: it would be {have} {delta:+d}",
+                               skill=s, have=after[s], delta=v)
+        self._check_max({s: after[s] + redistribute.get(s, 0) for s in SKILLS}, rule)
+        return redistribute
+
+    def _check_max(self, skills, rule):
+        mx = self.pack.skill_max
+        if mx is None:
+            return
+        for s in SKILLS:
+            if skills[s] > mx:
+                raise _illegal(rule, "above_max", "{skill} would be {value}, above the pack's maximum {max}",
+                               skill=s, value=skills[s], max=mx)
+
+    def _apply_card(self, p, card, redistribute):
+        for s, v in card.losses.items():
+            p.skills[s] -= v
+        for s, v in card.gains.items():
+            p.skills[s] = self._capped(p.skills[s] + v)
+        if card.free:
+            self._add_pending(p, card.free, "card")
+        self._gain_xp(p, card.xp)
+        self._redistribute(p, redistribute)
+
+    def _redistribute(self, p, redistribute):
+        for s, v in (redistribute or {}).items():
+            p.skills[s] += v
+
+    def _add_pending(self, p, amount, reason):
+        p.pending += amount
+        p.pending_reasons.append((reason, amount))
+
+    def _gain_xp(self, p, amount):
+        p.xp += amount
+        level = self.pack.level_for(p.xp)
+        if level > p.best_level:
+            self._add_pending(p, LEVEL_UP_SP * (level - p.best_level), "level")
+            p.best_level = level

@@ -1,0 +1,211 @@
+"""Content packs (`lyceum-pack/1`): characters, cards and level thresholds (RULES.md 1, RECORD.md 1).
+
+A pack that breaks any rule is refused as a whole with every problem listed, so an
+organizer fixes their deck in one pass instead of one error at a time.
+"""
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+from .cards import Card, colour_problems, read_card
+from .errors import MalformedError, PackError, Problem
+from .fields import is_int, read_skill_map, read_text, require
+from .skills import SKILLS
+
+PACK_FORMAT = "lyceum-pack/1"
+
+
+@dataclass(frozen=True)
+class Character:
+    code: str
+    name: str
+    direction: str
+    skills: dict
+
+    def to_dict(self):
+        return {"code": self.code, "name": self.name, "direction": self.direction,
+                "skills": {s: self.skills.get(s, 0) for s in SKILLS}}
+
+
+@dataclass(frozen=True, eq=False)
+class ContentPack:
+    id: str
+    title: str
+    levels: tuple
+    characters: tuple
+    cards: tuple
+    skill_max: int | None = None
+    description: str = ""
+    cards_by_code: dict = field(default_factory=dict, repr=False)
+    characters_by_code: dict = field(default_factory=dict, repr=False)
+
+    def __post_init__(self):
+        self.cards_by_code.update({c.code: c for c in self.cards})
+        self.characters_by_code.update({c.code: c for c in self.characters})
+
+    def __eq__(self, other):
+        return isinstance(other, ContentPack) and self.to_dict() == other.to_dict()
+
+    def __hash__(self):
+        return hash((self.id, self.title, self.levels))
+
+    def level_for(self, xp):
+        """The highest level whose threshold ``xp`` has reached (levels start at 1)."""
+        return max(1, bisect_right(self.levels, xp))
+
+    @property
+    def max_level(self):
+        return len(self.levels)
+
+    def cards_of(self, era, color):
+        return [c for c in self.cards if c.era == era and c.color == color]
+
+    def to_dict(self):
+        out = {"format": PACK_FORMAT, "id": self.id, "title": self.title}
+        if self.description:
+            out["description"] = self.description
+        out.update({
+            "levels": list(self.levels),
+            "skill_max": self.skill_max,
+            "characters": [c.to_dict() for c in self.characters],
+            "cards": [c.to_dict() for c in self.cards],
+        })
+        return out
+
+
+def _collect(problems, item, index, code, fn):
+    """Run a parser; turn its ``MalformedError`` into a ``Problem``. Returns its result or None."""
+    try:
+        return fn()
+    except MalformedError as err:
+        field_path = err.path.split(".", 1)[1] if "." in err.path else ""
+        problems.append(Problem(item, index, code, field_path, err.message))
+        return None
+
+
+def _read_character(data, path):
+    if not isinstance(data, dict):
+        raise MalformedError(path, "must be an object")
+    skills = read_skill_map(require(data, "skills", path), f"{path}.skills")
+    return Character(
+        code=read_text(require(data, "code", path), f"{path}.code"),
+        name=read_text(require(data, "name", path), f"{path}.name"),
+        direction=read_text(data.get("direction", ""), f"{path}.direction", required=False) or "",
+        skills={s: skills.get(s, 0) for s in SKILLS},
+    )
+
+
+def pack_problems(data):
+    """Every problem of a pack object, and the pack when there are none: ``(pack, problems)``."""
+    problems = []
+    if not isinstance(data, dict):
+        return None, [Problem("pack", None, None, "", "a content pack must be a JSON object")]
+    if data.get("format") != PACK_FORMAT:
+        problems.append(Problem("pack", None, None, "format",
+                                f"must be {PACK_FORMAT!r}, got {data.get('format')!r}"))
+    pack_id = data.get("id")
+    if not isinstance(pack_id, str) or not pack_id.strip():
+        problems.append(Problem("pack", None, None, "id", "must be a non-empty text"))
+    title = data.get("title")
+    if not isinstance(title, str) or not title.strip():
+        problems.append(Problem("pack", None, None, "title", "must be a non-empty text"))
+    description = data.get("description") or ""
+    if not isinstance(description, str):
+        problems.append(Problem("pack", None, None, "description", "must be a text"))
+        description = ""
+
+    skill_max = data.get("skill_max")
+    if skill_max is not None and (not is_int(skill_max) or skill_max < 1):
+        problems.append(Problem("pack", None, None, "skill_max",
+                                f"must be null or a whole number of at least 1, got {skill_max!r}"))
+        skill_max = None
+
+    levels = data.get("levels")
+    if not isinstance(levels, list) or not levels:
+        problems.append(Problem("levels", None, None, "", "must be a non-empty list of XP thresholds"))
+        levels = [0]
+    else:
+        for i, value in enumerate(levels):
+            if not is_int(value) or value < 0:
+                problems.append(Problem("levels", i, None, f"[{i}]",
+                                        f"must be a non-negative whole number, got {value!r}"))
+            elif i == 0 and value != 0:
+                problems.append(Problem("levels", 0, None, "[0]", f"level 1 begins at 0 XP, got {value}"))
+            elif i > 0 and is_int(levels[i - 1]) and value <= levels[i - 1]:
+                problems.append(Problem("levels", i, None, f"[{i}]",
+                                        f"thresholds must increase: level {i + 1} at {value} XP "
+                                        f"is not above level {i} at {levels[i - 1]} XP"))
+
+    characters = []
+    raw_chars = data.get("characters")
+    if not isinstance(raw_chars, list) or not raw_chars:
+        problems.append(Problem("pack", None, None, "characters", "must be a non-empty list"))
+        raw_chars = []
+    seen = {}
+    for i, raw in enumerate(raw_chars):
+        code = raw.get("code") if isinstance(raw, dict) else None
+        char = _collect(problems, "character", i, code, lambda: _read_character(raw, f"characters[{i}]"))
+        if char is None:
+            continue
+        if char.code in seen:
+            problems.append(Problem("character", i, char.code, "code",
+                                    f"duplicate code, also used by character #{seen[char.code] + 1}"))
+        seen.setdefault(char.code, i)
+        if skill_max is not None:
+            for s, v in char.skills.items():
+                if v > skill_max:
+                    problems.append(Problem("character", i, char.code, f"skills.{s}",
+                                            f"{v} is above skill_max {skill_max}"))
+        characters.append(char)
+
+    cards = []
+    raw_cards = data.get("cards")
+    if not isinstance(raw_cards, list) or not raw_cards:
+        problems.append(Problem("pack", None, None, "cards", "must be a non-empty list"))
+        raw_cards = []
+    seen = {}
+    for i, raw in enumerate(raw_cards):
+        code = raw.get("code") if isinstance(raw, dict) else None
+        card = _collect(problems, "card", i, code, lambda: read_card(raw, f"cards[{i}]"))
+        if card is None:
+            continue
+        if card.code in seen:
+            problems.append(Problem("card", i, card.code, "code",
+                                    f"duplicate code, also used by card #{seen[card.code] + 1}"))
+        seen.setdefault(card.code, i)
+        for field_name, message in colour_problems(card):
+            problems.append(Problem("card", i, card.code, field_name, message))
+        cards.append(card)
+
+    if problems:
+        return None, problems
+    pack = ContentPack(
+        id=pack_id, title=title, levels=tuple(levels), characters=tuple(characters),
+        cards=tuple(cards), skill_max=skill_max, description=description,
+    )
+    return pack, []
+
+
+def read_pack(data):
+    """A ``ContentPack`` from its JSON object; raises ``PackError`` listing every problem."""
+    pack, problems = pack_problems(data)
+    if problems:
+        raise PackError(problems)
+    return pack
+
+
+def write_pack(pack):
+    """The pack's `lyceum-pack/1` JSON object."""
+    return pack.to_dict()
+
+
+def check_inline_card(card, path):
+    """A hand-entered card must obey the colour rules like any pack card."""
+    for field_name, message in colour_problems(card):
+        raise MalformedError(f"{path}.{field_name}", message)
+    return card
+
+
+def read_inline_card(data, path):
+    return check_inline_card(read_card(data, path, require_code=False, require_era=False), path)
+

@@ -1,0 +1,91 @@
+"""Game records (`lyceum-record/1`, RECORD.md 2): read, write exactly, and replay.
+
+A record carries its content pack inline so it replays the same anywhere, years later.
+"""
+
+from dataclasses import dataclass, field
+
+from .errors import MalformedError, PackError, RulesError, SetupError
+from .fields import read_object, require
+from .game import Game
+from .moves import read_move
+from .pack import read_pack
+from .setup import read_player
+
+RECORD_FORMAT = "lyceum-record/1"
+_KNOWN = ("format", "table", "content", "players", "moves")
+
+
+@dataclass
+class Record:
+    table: str
+    pack: object
+    players: list
+    moves: list = field(default_factory=list)
+    extra: dict = field(default_factory=dict)  # unknown top-level keys, kept as they came
+    raw_content: dict | None = None  # the inline pack as it came, written back unchanged
+
+    def to_dict(self):
+        out = {"format": RECORD_FORMAT, "table": self.table,
+               "content": self.raw_content if self.raw_content is not None else self.pack.to_dict(),
+               "players": [p.to_dict() for p in self.players],
+               "moves": [m.to_dict() for m in self.moves]}
+        out.update(self.extra)
+        return out
+
+
+class ReplayError(Exception):
+    """A move of a record that the rules refuse: which move (1-based), and why."""
+
+    def __init__(self, number, move, error):
+        self.number = number
+        self.move = move
+        self.error = error
+        super().__init__(f"move {number} ({move.describe()}): {error.message}")
+
+
+def read_record(data):
+    """A ``Record`` from its JSON object; raises ``MalformedError`` naming the bad field."""
+    data = read_object(data, "")
+    if data.get("format") != RECORD_FORMAT:
+        raise MalformedError("format", "must be {expected!r}, got {got!r}",
+                             expected=RECORD_FORMAT, got=data.get("format"))
+    table = require(data, "table", "")
+    if not isinstance(table, str):
+        raise MalformedError("table", "must be a text")
+    content = require(data, "content", "")
+    try:
+        pack = read_pack(content)
+    except PackError as err:
+        first = err.problems[0]
+        more = f" (and {len(err.problems) - 1} more)" if len(err.problems) > 1 else ""
+        raise MalformedError("content", "{problem}{more}", problem=str(first), more=more) from None
+    players = require(data, "players", "")
+    if not isinstance(players, list):
+        raise MalformedError("players", "must be a list")
+    players = [read_player(p, f"players[{i}]") for i, p in enumerate(players)]
+    moves = require(data, "moves", "")
+    if not isinstance(moves, list):
+        raise MalformedError("moves", "must be a list")
+    moves = [read_move(m, f"moves[{i}]") for i, m in enumerate(moves)]
+    extra = {k: v for k, v in data.items() if k not in _KNOWN}
+    return Record(table=table, pack=pack, players=players, moves=moves, extra=extra, raw_content=content)
+
+
+def write_record(record):
+    return record.to_dict()
+
+
+def replay(record):
+    """The ``Game`` after every move of the record; raises ``SetupError`` or ``ReplayError``."""
+    game = Game(record.pack, record.players, table=record.table)
+    for i, move in enumerate(record.moves):
+        try:
+            game.apply(move)
+        except RulesError as err:
+            raise ReplayError(i + 1, move, err) from None
+    return game
+
+
+__all__ = ["Record", "ReplayError", "read_record", "write_record", "replay", "RECORD_FORMAT",
+           "SetupError"]
