@@ -1,0 +1,123 @@
+"""The translation layer: Babel message catalogs, Russian by default, English available.
+
+Message ids are English; ``facilitator/translations/<locale>/*.po`` hold the translations,
+one catalog file per part of the app (rules, web, reports, content) so each part keeps its
+own. The ``.po`` files are read directly with Babel at first use, so no compiled ``.mo``
+file is generated or committed. The same layer serves the web app (per request), the
+printed sheets and the CLI (per call), through a context variable holding the locale.
+
+Messages with parameters use ``str.format`` names (``{player}``), like the rules engine's
+error templates, so an engine message is translated by its template and then filled in.
+"""
+
+import contextlib
+import contextvars
+from functools import lru_cache
+from importlib import resources
+
+from io import BytesIO
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
+
+LOCALES = ("ru", "en")
+DEFAULT_LOCALE = "ru"
+LOCALE_NAMES = {"ru": "Русский", "en": "English"}
+
+_current = contextvars.ContextVar("facilitator_locale", default=DEFAULT_LOCALE)
+
+
+def normalize(locale):
+    """A supported locale for a requested one (``ru_RU`` -> ``ru``), else the default."""
+    if not locale:
+        return DEFAULT_LOCALE
+    short = str(locale).replace("-", "_").split("_")[0].lower()
+    return short if short in LOCALES else DEFAULT_LOCALE
+
+
+@lru_cache(maxsize=None)
+def translations(locale):
+    """All catalogs of a locale merged into one ``Translations`` (empty for English)."""
+    merged = Translations()
+    folder = resources.files("facilitator").joinpath("translations", locale)
+    if not folder.is_dir():
+        return merged
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if not entry.name.endswith(".po"):
+            continue
+        with entry.open("rb") as fh:
+            catalog = read_po(fh, locale=locale, domain="messages")
+        buf = BytesIO()
+        write_mo(buf, catalog, use_fuzzy=False)
+        buf.seek(0)
+        merged.merge(Translations(fp=buf))
+    return merged
+
+
+def get_locale():
+    return _current.get()
+
+
+def set_locale(locale):
+    """Set the locale of the current context (a request, a CLI call); returns a reset token."""
+    return _current.set(normalize(locale))
+
+
+@contextlib.contextmanager
+def use_locale(locale):
+    token = set_locale(locale)
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+def gettext(message, **params):
+    """``message`` in the current locale, filled with ``params`` when given."""
+    text = translations(get_locale()).ugettext(message)
+    return text.format(**params) if params else text
+
+
+def ngettext(singular, plural, n, **params):
+    text = translations(get_locale()).ungettext(singular, plural, n)
+    return text.format(n=n, **params)
+
+
+_ = gettext
+
+
+def translate_error(err):
+    """A rules error (``RulesError``) in the current locale: its template translated, then filled
+    with its numbers (skill keys shown by their names)."""
+    params = dict(err.params)
+    missing = params.pop("missing", None)
+    if missing is not None:
+        params["shortfalls"] = ", ".join(
+            gettext("{skill} {have} < {need}", skill=skill_name(m["skill"]), have=m["have"], need=m["need"])
+            for m in missing)
+    if "skill" in params:
+        params["skill"] = skill_name(params["skill"])
+    return gettext(err.template, **params)
+
+
+def skill_name(key):
+    """A skill's name in the current locale (``intellect`` -> ``интеллект``)."""
+    return gettext(SKILL_LABELS.get(key, key))
+
+
+SKILL_LABELS = {"health": "health", "intellect": "intellect", "creativity": "creativity",
+                "communication": "communication", "energy": "energy"}
+
+
+def install_jinja(env):
+    """Give a Jinja environment ``_``/``gettext``/``ngettext`` and ``{% trans %}`` that follow
+    the current locale."""
+    env.add_extension("jinja2.ext.i18n")
+    env.install_gettext_callables(
+        lambda s, **kw: gettext(s, **kw) if kw else gettext(s),
+        lambda s, p, n, **kw: ngettext(s, p, n, **kw),
+        newstyle=False,
+    )
+    env.globals.update(_=gettext, get_locale=get_locale, skill_name=skill_name)
+    return env
