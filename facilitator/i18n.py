@@ -106,6 +106,19 @@ def skill_name(key):
     return gettext(SKILL_LABELS.get(key, key))
 
 
+ERA_LABELS = {"lyceum": "Lyceum", "university": "University", "adult": "Adult life"}
+COLOR_LABELS = {"green": "green", "yellow": "yellow", "red": "red"}
+
+
+def era_name(key):
+    """An era's name in the current locale (``lyceum`` -> ``Лицей``)."""
+    return gettext(ERA_LABELS.get(key, key))
+
+
+def color_name(key):
+    return gettext(COLOR_LABELS.get(key, key))
+
+
 SKILL_LABELS = {"health": "health", "intellect": "intellect", "creativity": "creativity",
                 "communication": "communication", "energy": "energy"}
 
@@ -119,5 +132,6 @@ def install_jinja(env):
         lambda s, p, n, **kw: ngettext(s, p, n, **kw),
         newstyle=False,
     )
-    env.globals.update(_=gettext, get_locale=get_locale, skill_name=skill_name)
+    env.globals.update(_=gettext, get_locale=get_locale, skill_name=skill_name, era_name=era_name,
+                       color_name=color_name)
     return env

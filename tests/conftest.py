@@ -1,0 +1,64 @@
+"""Shared fixtures. Database tests run on the embedded SQLite default and, when a PostgreSQL
+server is reachable on 127.0.0.1:5432 (as in CI), on PostgreSQL too."""
+
+import os
+
+import pytest
+
+PG_CANDIDATES = [
+    os.environ.get("TEST_POSTGRES_URL"),
+    "postgresql+psycopg://postgres@127.0.0.1:5432/test",
+    "postgresql+psycopg://root@127.0.0.1:5432/test",
+]
+
+
+def _reachable_postgres():
+    try:
+        import psycopg
+    except ImportError:
+        return None
+    for url in filter(None, PG_CANDIDATES):
+        dsn = url.replace("postgresql+psycopg://", "postgresql://")
+        try:
+            with psycopg.connect(dsn, connect_timeout=3):
+                return url
+        except Exception:
+            continue
+    return None
+
+
+POSTGRES_URL = _reachable_postgres()
+BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
+    POSTGRES_URL is None, reason="no PostgreSQL server reachable on 127.0.0.1:5432"))]
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request, tmp_path):
+    """A fresh, empty database: a SQLite file, or the PostgreSQL test database emptied."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'test.db'}"
+        return
+    from sqlmodel import SQLModel
+
+    from facilitator.storage import get_engine
+    from facilitator.storage import models  # noqa: F401
+    engine = get_engine(POSTGRES_URL)
+    SQLModel.metadata.drop_all(engine)
+    yield POSTGRES_URL
+    engine.dispose()
+
+
+@pytest.fixture
+def app(db_url, tmp_path, monkeypatch):
+    monkeypatch.setenv("FACILITATOR_INSTANCE", str(tmp_path / "instance"))
+    from facilitator.storage.db import dispose_all
+    from facilitator.web import create_app
+    app = create_app({"TESTING": True, "DATABASE_URL": db_url, "INSTANCE_PATH": str(tmp_path / "instance"),
+                      "EXPORTS_DIR": str(tmp_path / "exports")})
+    yield app
+    dispose_all()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
