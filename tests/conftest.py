@@ -42,8 +42,11 @@ def db_url(request, tmp_path):
 
     from facilitator.storage import get_engine
     from facilitator.storage import models  # noqa: F401
+    from sqlalchemy import text
     engine = get_engine(POSTGRES_URL)
     SQLModel.metadata.drop_all(engine)
+    with engine.begin() as conn:
+        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
     yield POSTGRES_URL
     engine.dispose()
 
@@ -61,4 +64,14 @@ def app(db_url, tmp_path, monkeypatch):
 
 @pytest.fixture
 def client(app):
+    """A browser signed in as the organizer: it may run every table."""
+    client = app.test_client()
+    with client.session_transaction() as session:
+        session["organizer"] = True
+    return client
+
+
+@pytest.fixture
+def anon_client(app):
+    """A browser of anyone on the venue's Wi-Fi: public pages only."""
     return app.test_client()

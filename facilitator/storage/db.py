@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from sqlalchemy import event
-from sqlmodel import Session, SQLModel, create_engine
+from sqlmodel import Session, create_engine
 
 _engines = {}
 
@@ -53,9 +53,9 @@ def get_engine(url=None):
 
 
 def init_db(engine):
-    """Create the tables that do not exist yet."""
-    from . import models  # noqa: F401  (registers the tables)
-    SQLModel.metadata.create_all(engine)
+    """Create or upgrade the schema with the Alembic migrations (never by hand)."""
+    from ..migrations import upgrade
+    upgrade(engine)
 
 
 def dispose_all():

@@ -33,6 +33,7 @@ class Event(SQLModel, table=True):
     name: str = Field(max_length=200)
     date: str | None = Field(default=None, max_length=10)
     pack_id: int | None = Field(default=None, foreign_key="content_pack.id")
+    announce_step: int = 0  # the projector's announcement: 0 off, k = the last k places shown
     created_at: datetime = Field(default_factory=utcnow)
 
 
@@ -49,6 +50,8 @@ class GameTable(SQLModel, table=True):
     players: str | None = Field(default=None, sa_column=Column(Text))  # JSON list of record players
     timer_seconds: int | None = None  # the optional turn timer, off when None
     deck_seed: int = 0  # seeds the app's own shuffled copy of the deck
+    token: str | None = Field(default=None, max_length=64, unique=True)  # the host link's secret
+    pin: str | None = Field(default=None, max_length=12, unique=True)  # the short code typed on a tablet
     created_at: datetime = Field(default_factory=utcnow)
 
 
@@ -67,3 +70,10 @@ class MoveRow(SQLModel, table=True):
     undoes: int | None = None
     author: str | None = Field(default=None, max_length=100)
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class Setting(SQLModel, table=True):
+    """Server-wide settings, e.g. the organizer's password hash."""
+
+    key: str = Field(primary_key=True, max_length=100)
+    value: str = Field(sa_column=Column(Text, nullable=False))

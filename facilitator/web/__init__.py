@@ -68,12 +68,19 @@ def create_app(test_config=None):
     app.extensions["facilitator.engine"] = engine
     with session_scope(engine) as s:
         from ..content.library import ensure_sample
+        from .auth import ensure_password_from_env
         ensure_sample(s)
+        ensure_password_from_env(s)
 
     app.session_interface = SessionInterface()
     csrf.init_app(app)
     i18n.install_jinja(app.jinja_env)
     app.jinja_env.globals.update(LOCALES=i18n.LOCALES, LOCALE_NAMES=i18n.LOCALE_NAMES)
+
+    @app.context_processor
+    def _roles():
+        from .auth import is_organizer
+        return {"is_organizer": is_organizer()}
 
     @app.before_request
     def _locale():
@@ -89,9 +96,11 @@ def create_app(test_config=None):
         response.headers.setdefault("Referrer-Policy", "same-origin")
         return response
 
-    from . import api, host
+    from . import api, host, organizer, public
     app.register_blueprint(host.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(organizer.bp)
+    app.register_blueprint(public.bp)
     csrf.exempt(api.bp)
     from .filters import register_filters
     register_filters(app)

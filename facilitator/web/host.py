@@ -23,11 +23,24 @@ from ..rules.pack import read_inline_card
 from ..rules.standings import table_standing
 from ..storage.models import ContentPackRow, GameTable
 from . import db_session
+from .auth import granted_table_ids, is_organizer, may_host, require_table
 from .describe import pending_reasons, result_lines, turn_order_text
 from .forms import (RANDOM, AdjustForm, AfterForm, AllocateForm, DrawForm, NewTableForm, PlayDeferredForm, RestForm,
                     SetupForm, SimpleMoveForm, TimerForm)
 
 bp = Blueprint("host", __name__)
+
+
+@bp.before_request
+def _check_access():
+    """The organizer runs every table; a host only the table opened with its link or PIN;
+    creating or importing a table is the organizer's."""
+    table_id = (request.view_args or {}).get("table_id")
+    if table_id is not None:
+        with db_session() as s:
+            require_table(s.get(GameTable, table_id))
+    elif request.endpoint in ("host.new_table", "host.import_table") and not is_organizer():
+        abort(403)
 
 MOVE_FORMS = {
     "draw": DrawForm, "rest": RestForm, "allocate": AllocateForm, "adjust": AdjustForm,
@@ -48,7 +61,10 @@ def _load(s, table_id):
 def index():
     from sqlmodel import select
     with db_session() as s:
-        tables = s.exec(select(GameTable).order_by(GameTable.id.desc())).all()
+        query = select(GameTable).order_by(GameTable.id.desc())
+        if not is_organizer():
+            query = query.where(GameTable.id.in_(granted_table_ids() or [-1]))
+        tables = [t for t in s.exec(query).all() if may_host(t)]
         rows = []
         for t in tables:
             loaded = services.load(s, t.id)

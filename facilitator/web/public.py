@@ -1,0 +1,110 @@
+"""Public, read-only pages: the projector view of an event, its standings as JSON (polled
+with conditional requests), and the two ways a host opens their table (link or PIN)."""
+
+from flask import Blueprint, abort, flash, jsonify, make_response, redirect, render_template, request, url_for
+from sqlmodel import select
+
+from .. import events
+from ..i18n import gettext as _
+from ..storage.models import Event, GameTable
+from . import db_session
+from .auth import client_key, grant_table, throttle
+
+bp = Blueprint("public", __name__)
+
+
+def projector_data(s, ev):
+    """What the projector shows: team ranking (with announcement mode), top players, progress."""
+    tables = events.progress(s, ev.id)
+    result = events.event_standings(s, ev.id, tables)
+    teams = result["teams"]
+    revealed = None
+    if ev.announce_step:
+        # announcement: places are revealed from the last to the first, one step at a time
+        ordered = sorted(teams, key=lambda t: t["place"])
+        shown = ordered[max(0, len(ordered) - ev.announce_step):]
+        revealed = {"step": ev.announce_step, "total": len(ordered), "teams": shown,
+                    "done": ev.announce_step >= len(ordered)}
+    return {
+        "event": {"id": ev.id, "name": ev.name, "date": ev.date},
+        "provisional": result["provisional"],
+        "ranked_by": result["ranked_by"],
+        "teams": teams,
+        "individuals": result["individuals"][:10],
+        "announcement": revealed,
+        "tables": [{"name": t.table.name, "round": t.standing["round"] if t.standing else None,
+                    "finished": t.standing["finished"] if t.standing else False} for t in tables],
+    }
+
+
+@bp.get("/e/<int:event_id>")
+def projector(event_id):
+    with db_session() as s:
+        ev = s.get(Event, event_id) or abort(404)
+        data = projector_data(s, ev)
+        version = events.event_version(s, event_id)
+    return render_template("public/projector.html", data=data, version=version)
+
+
+@bp.get("/e/<int:event_id>/standings.json")
+def standings_json(event_id):
+    with db_session() as s:
+        ev = s.get(Event, event_id) or abort(404)
+        version = events.event_version(s, event_id)
+        etag = f'W/"{version}-{request.args.get("lang", "")}"'
+        if etag in request.if_none_match or request.headers.get("If-None-Match") == etag:
+            response = make_response("", 304)
+            response.headers["ETag"] = etag
+            return response
+        data = projector_data(s, ev)
+    data["rendered"] = render_template("public/_standings.html", data=data)
+    response = jsonify(data)
+    response.headers["ETag"] = etag
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/events")
+def event_list():
+    with db_session() as s:
+        rows = events.events(s)
+    return render_template("public/events.html", events=rows)
+
+
+@bp.get("/t/<token>")
+def host_link(token):
+    with db_session() as s:
+        table = s.exec(select(GameTable).where(GameTable.token == token)).first() if token else None
+        if table is None:
+            flash(_("This table link is not valid (it may have been reissued). Ask the organizer for "
+                    "a new one, or enter the table's PIN."), "error")
+            return redirect(url_for("public.pin"), 303)
+        grant_table(table)
+        table_id = table.id
+    return redirect(url_for("host.turn", table_id=table_id), 303)
+
+
+@bp.route("/pin", methods=["GET", "POST"])
+def pin():
+    from flask_wtf import FlaskForm
+    status = 200
+    if request.method == "POST":
+        if not FlaskForm().validate():
+            flash(_("The form expired or was not sent from this page; try again"), "error")
+            return render_template("public/pin.html"), 400
+        gate = throttle("pin")
+        wait = gate.wait_left(client_key())
+        if wait:
+            flash(_("Too many wrong PINs. Try again in {seconds} s.", seconds=wait), "error")
+            return render_template("public/pin.html"), 429
+        code = "".join(ch for ch in request.form.get("pin", "") if ch.isdigit())
+        with db_session() as s:
+            table = s.exec(select(GameTable).where(GameTable.pin == code)).first() if code else None
+            if table is not None:
+                gate.succeeded(client_key())
+                grant_table(table)
+                return redirect(url_for("host.turn", table_id=table.id), 303)
+        gate.failed(client_key())
+        flash(_("No table has this PIN"), "error")
+        status = 401
+    return render_template("public/pin.html"), status
