@@ -62,3 +62,39 @@ def list_packs(session):
 def ensure_sample(session):
     """The sample pack's row, stored on first use."""
     return store_pack(session, read_pack(sample_pack_data()))
+
+
+def adopt_version(session, row):
+    """After an edit: events of this pack and their tables that have not recorded a move yet
+    play with the new version; tables with recorded moves keep the version they started with,
+    so their games replay exactly as played. Returns how many tables moved to the new version."""
+    from sqlalchemy import func
+
+    from ..storage.models import Event, GameTable, MoveRow
+    versions = [r.id for r in session.exec(select(ContentPackRow).where(ContentPackRow.key == row.key)).all()]
+    for event in session.exec(select(Event).where(Event.pack_id.in_(versions))).all():
+        event.pack_id = row.id
+        session.add(event)
+    new_pack = pack_of(row)
+    moved = 0
+    for table in session.exec(select(GameTable).where(GameTable.pack_id.in_(versions),
+                                                      GameTable.pack_id != row.id)).all():
+        count = session.exec(select(func.count(MoveRow.id)).where(MoveRow.table_id == table.id)).one()
+        if count == 0 and _setup_fits(new_pack, table):
+            table.pack_id = row.id
+            session.add(table)
+            moved += 1
+    session.flush()
+    return moved
+
+
+def _setup_fits(pack, table):
+    """Whether a table's seated players are still valid under ``pack`` (characters exist)."""
+    if not table.players:
+        return True
+    from ..rules import Game, RulesError, read_player
+    try:
+        Game(pack, [read_player(p, "player") for p in json.loads(table.players)])
+    except RulesError:
+        return False
+    return True

@@ -96,11 +96,12 @@ def create_app(test_config=None):
         response.headers.setdefault("Referrer-Policy", "same-origin")
         return response
 
-    from . import api, host, organizer, public
+    from . import api, host, organizer, packs, public
     app.register_blueprint(host.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(organizer.bp)
     app.register_blueprint(public.bp)
+    app.register_blueprint(packs.bp)
     csrf.exempt(api.bp)
     from .filters import register_filters
     register_filters(app)

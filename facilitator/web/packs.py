@@ -1,0 +1,268 @@
+"""The organizer's pack editor: list, search, add, edit and delete characters and cards, edit
+level thresholds; upload and download packs. Every change is validated by the engine exactly
+as an import is, with each problem shown next to its field, and stored as a new version (a
+game that started with an older version keeps replaying with it)."""
+
+import json
+from io import BytesIO
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
+
+from ..content.library import adopt_version, get_row, list_packs, pack_of, store_pack
+from ..i18n import gettext as _
+from ..rules import ERA_KEYS, SKILLS, pack_problems
+from ..rules.cards import COLORS
+from . import db_session
+from .auth import organizer_required
+
+bp = Blueprint("packs", __name__, url_prefix="/organizer/packs")
+
+
+def problem_text(problem):
+    """A pack problem in the current language."""
+    template = getattr(problem, "template", None)
+    if template:
+        params = dict(getattr(problem, "params", {}) or {})
+        try:
+            return _(template, **params)
+        except (KeyError, IndexError, ValueError):
+            return problem.message
+    return problem.message
+
+
+def _row_or_404(s, key, version=None):
+    row = get_row(s, key, version)
+    if row is None:
+        abort(404)
+    return row
+
+
+@bp.get("/")
+@organizer_required
+def index():
+    with db_session() as s:
+        rows = list_packs(s)
+        packs = [(row, pack_of(row)) for row in rows]
+    return render_template("packs/index.html", packs=packs)
+
+
+@bp.get("/<key>")
+@organizer_required
+def show(key):
+    q = (request.args.get("q") or "").strip()
+    era = request.args.get("era") or ""
+    color = request.args.get("color") or ""
+    with db_session() as s:
+        row = _row_or_404(s, key)
+        pack = pack_of(row)
+    cards = [c for c in pack.cards if (not era or c.era == era) and (not color or c.color == color)]
+    if q:
+        try:
+            from ..content.search import find_cards
+            cards = [c for c in cards if c in find_cards(pack, c.era, c.color, q)]
+        except ImportError:
+            cards = [c for c in cards if q.lower() in (c.code + " " + c.title).lower()]
+    summary = None
+    try:
+        from ..content.summary import pack_summary
+        summary = pack_summary(pack)
+    except ImportError:
+        pass
+    return render_template("packs/show.html", row=row, pack=pack, cards=cards, q=q, era=era, color=color,
+                           summary=summary, ERA_KEYS=ERA_KEYS, COLORS=COLORS)
+
+
+# ----- editing ----------------------------------------------------------------------------
+def _number(form, name, errors, field):
+    raw = (form.get(name) or "").strip()
+    if not raw:
+        return 0
+    try:
+        return int(raw)
+    except ValueError:
+        errors.setdefault(field, []).append(_("“{value}” is not a whole number", value=raw))
+        return 0
+
+
+def _card_from_form(form, errors):
+    card = {"code": (form.get("code") or "").strip(), "era": form.get("era"), "color": form.get("color"),
+            "title": (form.get("title") or "").strip(), "text": (form.get("text") or "").strip()}
+    for group in ("conditions", "losses", "gains"):
+        values = {sk: _number(form, f"{group}_{sk}", errors, group) for sk in SKILLS}
+        card[group] = {sk: v for sk, v in values.items() if v}
+    card["free"] = _number(form, "free", errors, "free")
+    special_text = (form.get("special_text") or "").strip()
+    redistribute = _number(form, "special_redistribute", errors, "special")
+    card["special"] = None
+    if special_text or redistribute:
+        card["special"] = {"text": special_text}
+        if redistribute:
+            card["special"]["redistribute"] = redistribute
+    return card
+
+
+def _character_from_form(form, errors):
+    return {"code": (form.get("code") or "").strip(), "name": (form.get("name") or "").strip(),
+            "direction": (form.get("direction") or "").strip(),
+            "skills": {sk: _number(form, f"skills_{sk}", errors, "skills") for sk in SKILLS}}
+
+
+def _field_of(problem):
+    """The form field a problem belongs to: ``gains.health`` -> ``gains``."""
+    return (problem.field or "").split(".")[0].split("[")[0] or "general"
+
+
+def _save(s, row, data, item, index, errors):
+    """Validate the whole edited pack; store it as a new version when it has no problem.
+    Returns the new row or None (``errors`` filled, by field, for the edited item)."""
+    if errors:
+        return None
+    _pack, problems = pack_problems(data)
+    if problems:
+        for p in problems:
+            if p.item == item and (index is None or p.index == index):
+                errors.setdefault(_field_of(p), []).append(problem_text(p))
+            elif item == "levels" and p.item in ("levels", "pack"):
+                errors.setdefault("levels", []).append(problem_text(p))
+            else:
+                errors.setdefault("general", []).append(f"{p.where()}: {problem_text(p)}")
+        return None
+    from ..rules import read_pack
+    new = store_pack(s, read_pack(data))
+    moved = adopt_version(s, new)
+    flash(_("Saved as version {v}. Tables that have not started play with it ({n}); games already "
+            "under way keep their version.", v=new.version, n=moved), "ok")
+    return new
+
+
+@bp.route("/<key>/cards/new", methods=["GET", "POST"], defaults={"code": None})
+@bp.route("/<key>/cards/<code>", methods=["GET", "POST"])
+@organizer_required
+def card(key, code):
+    with db_session() as s:
+        row = _row_or_404(s, key)
+        data = json.loads(row.data)
+        index = next((i for i, c in enumerate(data["cards"]) if c["code"] == code), None)
+        if code is not None and index is None:
+            abort(404)
+        errors = {}
+        values = data["cards"][index] if index is not None else {"era": request.args.get("era", "lyceum"),
+                                                                   "color": request.args.get("color", "green")}
+        if request.method == "POST":
+            if request.form.get("delete"):
+                del data["cards"][index]
+                if _save(s, row, data, "card", None, errors):
+                    return redirect(url_for("packs.show", key=key), 303)
+            else:
+                values = _card_from_form(request.form, errors)
+                if index is None:
+                    data["cards"].append(values)
+                    index = len(data["cards"]) - 1
+                else:
+                    data["cards"][index] = values
+                if _save(s, row, data, "card", index, errors):
+                    return redirect(url_for("packs.show", key=key, era=values["era"], color=values["color"]), 303)
+        return render_template("packs/card.html", row=row, card=values, code=code, errors=errors,
+                               ERA_KEYS=ERA_KEYS, COLORS=COLORS), (400 if errors else 200)
+
+
+@bp.route("/<key>/characters/new", methods=["GET", "POST"], defaults={"code": None})
+@bp.route("/<key>/characters/<code>", methods=["GET", "POST"])
+@organizer_required
+def character(key, code):
+    with db_session() as s:
+        row = _row_or_404(s, key)
+        data = json.loads(row.data)
+        index = next((i for i, c in enumerate(data["characters"]) if c["code"] == code), None)
+        if code is not None and index is None:
+            abort(404)
+        errors = {}
+        values = data["characters"][index] if index is not None else {"skills": {}}
+        if request.method == "POST":
+            if request.form.get("delete"):
+                del data["characters"][index]
+                if _save(s, row, data, "character", None, errors):
+                    return redirect(url_for("packs.show", key=key), 303)
+            else:
+                values = _character_from_form(request.form, errors)
+                if index is None:
+                    data["characters"].append(values)
+                    index = len(data["characters"]) - 1
+                else:
+                    data["characters"][index] = values
+                if _save(s, row, data, "character", index, errors):
+                    return redirect(url_for("packs.show", key=key), 303)
+        return render_template("packs/character.html", row=row, character=values, code=code, errors=errors), \
+            (400 if errors else 200)
+
+
+@bp.post("/<key>/levels")
+@organizer_required
+def levels(key):
+    with db_session() as s:
+        row = _row_or_404(s, key)
+        data = json.loads(row.data)
+        errors = {}
+        raw = [part.strip() for part in (request.form.get("levels") or "").replace(";", ",").split(",") if part.strip()]
+        values = []
+        for part in raw:
+            try:
+                values.append(int(part))
+            except ValueError:
+                errors.setdefault("levels", []).append(_("“{value}” is not a whole number", value=part))
+        data["levels"] = values
+        if _save(s, row, data, "levels", None, errors):
+            return redirect(url_for("packs.show", key=key), 303)
+        for message in errors.get("levels", []) + errors.get("general", []):
+            flash(_("Levels not saved: {error}", error=message), "error")
+    return redirect(url_for("packs.show", key=key), 303)
+
+
+# ----- files ------------------------------------------------------------------------------
+@bp.get("/<key>/export.<fmt>")
+@organizer_required
+def export(key, fmt):
+    version = request.args.get("version", type=int)
+    with db_session() as s:
+        row = _row_or_404(s, key, version)
+        pack = pack_of(row)
+    name = f"pack-{row.key}-v{row.version}"
+    if fmt == "json":
+        body = json.dumps(pack.to_dict(), ensure_ascii=False, indent=2).encode("utf-8")
+        return send_file(BytesIO(body), mimetype="application/json", as_attachment=True, download_name=name + ".json")
+    if fmt == "xlsx":
+        from ..content.excel import pack_to_workbook
+        return send_file(BytesIO(pack_to_workbook(pack)), as_attachment=True, download_name=name + ".xlsx",
+                         mimetype="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    abort(404)
+
+
+@bp.get("/template.xlsx")
+@organizer_required
+def template():
+    from ..content.excel import template_workbook
+    return send_file(BytesIO(template_workbook()), as_attachment=True, download_name="lyceum-pack-template.xlsx",
+                     mimetype="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+
+
+@bp.post("/upload")
+@organizer_required
+def upload():
+    from ..content import importing
+    upload = request.files.get("pack")
+    if upload is None or not upload.filename:
+        flash(_("Choose a pack file (.xlsx or .json) to upload"), "error")
+        return redirect(url_for("packs.index"), 303)
+    body = upload.read()
+    try:
+        pack = importing.load_pack_bytes(body, upload.filename)
+    except importing.PackImportError as err:
+        for line in err.lines()[:50]:
+            flash(line, "error")
+        return redirect(url_for("packs.index"), 303)
+    with db_session() as s:
+        row = store_pack(s, pack)
+        adopt_version(s, row)
+        key = row.key
+    flash(_("Pack «{title}» imported (version {v})", title=pack.title, v=row.version), "ok")
+    return redirect(url_for("packs.show", key=key), 303)
