@@ -113,14 +113,32 @@ class TableProgress:
         return bool(self.standing and not self.standing["finished"] and s is not None and s > STALLED_SECONDS)
 
 
-def progress(session, event_id):
-    """Every table of the event with its replayed standing and activity."""
+def progress(session, event_id, cache=None):
+    """Every table of the event with its replayed standing and activity.
+
+    ``cache`` (a dict kept by the caller, e.g. per app) remembers each table's replay by the
+    last row of its log, so a dashboard or projector refresh replays only the tables that
+    changed since the previous one."""
+    tables = tables_of(session, event_id)
+    if not tables:
+        return []
+    heads = {tid: (top, last) for tid, top, last in session.exec(
+        select(MoveRow.table_id, func.max(MoveRow.id), func.max(MoveRow.created_at))
+        .where(MoveRow.table_id.in_([t.id for t in tables])).group_by(MoveRow.table_id)).all()}
     out = []
-    for table in tables_of(session, event_id):
-        loaded = services.load(session, table.id)
-        moves = len(loaded.active)
-        last = loaded.log[-1].created_at if loaded.log else None
-        standing = table_standing(loaded.game) if loaded.game is not None else None
+    for table in tables:
+        top, last = heads.get(table.id, (None, None))
+        key = (table.id, table.created_at, table.players, table.pack_id, top)
+        hit = cache.get(key) if cache is not None else None
+        if hit is None:
+            loaded = services.load(session, table.id)
+            standing = table_standing(loaded.game) if loaded.game is not None else None
+            hit = (standing, len(loaded.active))
+            if cache is not None:
+                if len(cache) > 4096:
+                    cache.clear()
+                cache[key] = hit
+        standing, moves = hit
         out.append(TableProgress(table=table, standing=standing, moves=moves, last_move_at=last))
     return out
 

@@ -57,7 +57,9 @@ def app(db_url, tmp_path, monkeypatch):
     from facilitator.storage.db import dispose_all
     from facilitator.web import create_app
     app = create_app({"TESTING": True, "DATABASE_URL": db_url, "INSTANCE_PATH": str(tmp_path / "instance"),
-                      "EXPORTS_DIR": str(tmp_path / "exports")})
+                      "EXPORTS_DIR": str(tmp_path / "exports"),
+                      # tests look at the projector right after a move
+                      "PROJECTOR_FRESH_SECONDS": 0})
     yield app
     dispose_all()
 

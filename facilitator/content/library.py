@@ -6,6 +6,7 @@ version keeps replaying with it.
 """
 
 import json
+from functools import lru_cache
 
 from sqlmodel import select
 
@@ -46,8 +47,14 @@ def get_row(session, key, version=None):
 
 
 def pack_of(row):
-    """The validated ``ContentPack`` a row holds."""
-    return read_pack(json.loads(row.data))
+    """The validated ``ContentPack`` a row holds. Stored versions never change, so a pack is
+    parsed and validated once per content, not on every request."""
+    return _pack_from_text(row.data)
+
+
+@lru_cache(maxsize=64)
+def _pack_from_text(text):
+    return read_pack(json.loads(text))
 
 
 def list_packs(session):

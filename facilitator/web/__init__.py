@@ -55,6 +55,7 @@ def create_app(test_config=None):
         PERMANENT_SESSION_LIFETIME=timedelta(days=7),
         EXPORTS_DIR=str(ROOT / "exports"),
         MAX_CONTENT_LENGTH=16 * 1024 * 1024,
+        PROJECTOR_FRESH_SECONDS=1.0,  # projectors' standings are recomputed at most this often
     )
     if test_config:
         app.config.update(test_config)

@@ -7,6 +7,8 @@ Errors are JSON with the same messages as the screens: 400 malformed, 404 no suc
 rules refuse the move.
 """
 
+import hmac
+
 from flask import Blueprint, jsonify, request, url_for
 
 from .. import services
@@ -32,6 +34,25 @@ def state(loaded):
     else:
         out.update({"table": loaded.table.name, "players": [], "legal_moves": []})
     return out
+
+
+def _authorize(table_id):
+    """Writes need the table's host: its token as ``Authorization: Bearer <token>``, or a
+    browser session that opened the table (or the organizer's). Returns an error response or None."""
+    from ..storage.models import GameTable
+    from .auth import may_host
+    with db_session() as s:
+        table = s.get(GameTable, table_id)
+        if table is None:
+            return error(404, "not_found", f"no table {table_id}")
+        header = request.headers.get("Authorization", "")
+        if header.startswith("Bearer ") and table.token:
+            if hmac.compare_digest(header[7:].strip().encode(), table.token.encode()):
+                return None
+            return error(403, "forbidden", "this token does not open this table")
+        if may_host(table):
+            return None
+    return error(403, "forbidden", "only this table's host or the organizer may change it")
 
 
 def _json_body():
@@ -81,6 +102,9 @@ def table(table_id):
 
 @bp.post("/tables/<int:table_id>/moves")
 def post_move(table_id):
+    err = _authorize(table_id)
+    if err:
+        return err
     body, err = _json_body()
     if err:
         return err
@@ -112,6 +136,9 @@ def post_move(table_id):
 
 @bp.post("/tables/<int:table_id>/undo")
 def undo(table_id):
+    err = _authorize(table_id)
+    if err:
+        return err
     body, err = _json_body()
     if err:
         return err

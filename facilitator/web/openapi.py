@@ -15,6 +15,7 @@ def openapi_document(self_url="/api/v1/openapi.json"):
                                 "(a lyceum-record/1 move object), undo. Every write names the sequence "
                                 "number it follows (`after`), so a repeated request never records twice."},
         "servers": [{"url": "/"}],
+        "security": [{}, {"tableToken": []}, {"session": []}],
         "paths": {
             "/api/v1/tables": {"get": {"summary": "List tables", "responses": {"200": {
                 "description": "The tables", "content": {"application/json": {"schema": {
@@ -40,6 +41,7 @@ def openapi_document(self_url="/api/v1/openapi.json"):
                     "400": _error("Malformed move or body (`path` names the bad field)"),
                     "404": _error("No such table"),
                     "409": _error("The table is not at `after`: `already_recorded` is true for a repeat"),
+                    "403": _error("Not this table's host"),
                     "415": _error("The body is not JSON"),
                     "422": _error("The rules refuse the move (`rule` names the RULES.md section)")}}},
             "/api/v1/tables/{table_id}/undo": {"post": {
@@ -51,6 +53,7 @@ def openapi_document(self_url="/api/v1/openapi.json"):
                 "responses": {"200": {"description": "Undone; the new state", "content": {"application/json": {
                     "schema": {"$ref": "#/components/schemas/TableState"}}}},
                     "400": _error("Malformed body"), "404": _error("No such table"),
+                    "403": _error("Not this table's host"),
                     "409": _error("Stale sequence number, or nothing to undo"),
                     "415": _error("The body is not JSON")}}},
             "/api/v1/tables/{table_id}/record": {"get": {
@@ -60,7 +63,13 @@ def openapi_document(self_url="/api/v1/openapi.json"):
                     "schema": {"type": "object"}}}},
                     "404": _error("No such table"), "409": _error("The table has no players yet")}}},
         },
-        "components": {"schemas": {
+        "components": {
+          "securitySchemes": {
+            "tableToken": {"type": "http", "scheme": "bearer",
+                           "description": "The table's host token (from its host link); writes only"},
+            "session": {"type": "apiKey", "in": "cookie", "name": "session",
+                        "description": "A browser session that opened the table by link or PIN, or the organizer's"}},
+          "schemas": {
             "Error": {"type": "object", "required": ["error"], "properties": {"error": {
                 "type": "object", "required": ["code", "message"],
                 "properties": {"code": {"type": "string"}, "message": {"type": "string"},

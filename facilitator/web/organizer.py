@@ -12,6 +12,7 @@ from ..content.library import get_row, list_packs
 from ..i18n import gettext as _
 from ..storage.models import ContentPackRow, Event, GameTable
 from . import db_session
+from .public import table_cache
 from .auth import (check_password, client_key, is_organizer, organizer_required, password_hash, session,
                    throttle)
 
@@ -21,6 +22,9 @@ bp = Blueprint("organizer", __name__, url_prefix="/organizer")
 def _safe_next(target):
     """Only a path on this site: never redirect a signed-in organizer elsewhere."""
     if not target:
+        return url_for("organizer.home")
+    # browsers read a backslash as a slash and drop tabs and newlines: "/\\evil" is "//evil"
+    if "\\" in target or any(ord(ch) < 32 or ch == "\x7f" for ch in target):
         return url_for("organizer.home")
     parsed = urlparse(target)
     if parsed.scheme or parsed.netloc or not target.startswith("/"):
@@ -121,7 +125,7 @@ def _event_or_404(s, event_id):
 def event(event_id):
     with db_session() as s:
         ev = _event_or_404(s, event_id)
-        tables = events.progress(s, event_id)
+        tables = events.progress(s, event_id, table_cache())
         result = events.event_standings(s, event_id, tables)
         pack = s.get(ContentPackRow, ev.pack_id) if ev.pack_id else None
     return render_template("organizer/event.html", event=ev, tables=tables, result=result, pack=pack,
@@ -133,7 +137,7 @@ def event(event_id):
 def status(event_id):
     with db_session() as s:
         _event_or_404(s, event_id)
-        tables = events.progress(s, event_id)
+        tables = events.progress(s, event_id, table_cache())
         result = events.event_standings(s, event_id, tables)
     return jsonify({"tables": [{"id": t.table.id, "name": t.table.name, "moves": t.moves,
                                 "seconds_since_last_move": t.seconds_since_last_move, "stalled": t.stalled,

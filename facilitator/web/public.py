@@ -1,6 +1,8 @@
 """Public, read-only pages: the projector view of an event, its standings as JSON (polled
 with conditional requests), and the two ways a host opens their table (link or PIN)."""
 
+import json
+
 from flask import Blueprint, abort, flash, jsonify, make_response, redirect, render_template, request, url_for
 from sqlmodel import select
 
@@ -13,9 +15,15 @@ from .auth import client_key, grant_table, throttle
 bp = Blueprint("public", __name__)
 
 
+def table_cache():
+    """Replayed tables kept for this app, by the last row of their logs."""
+    from flask import current_app
+    return current_app.extensions.setdefault("facilitator.table_cache", {})
+
+
 def projector_data(s, ev):
     """What the projector shows: team ranking (with announcement mode), top players, progress."""
-    tables = events.progress(s, ev.id)
+    tables = events.progress(s, ev.id, table_cache())
     result = events.event_standings(s, ev.id, tables)
     teams = result["teams"]
     revealed = None
@@ -42,24 +50,39 @@ def projector(event_id):
     with db_session() as s:
         ev = s.get(Event, event_id) or abort(404)
         data = projector_data(s, ev)
-        version = events.event_version(s, event_id)
-    return render_template("public/projector.html", data=data, version=version)
+    return render_template("public/projector.html", data=data)
 
 
 @bp.get("/e/<int:event_id>/standings.json")
 def standings_json(event_id):
-    with db_session() as s:
-        ev = s.get(Event, event_id) or abort(404)
-        version = events.event_version(s, event_id)
-        etag = f'W/"{version}-{request.args.get("lang", "")}"'
-        if etag in request.if_none_match or request.headers.get("If-None-Match") == etag:
-            response = make_response("", 304)
-            response.headers["ETag"] = etag
-            return response
-        data = projector_data(s, ev)
-    data["rendered"] = render_template("public/_standings.html", data=data)
-    response = jsonify(data)
-    response.headers["ETag"] = etag
+    """The projector's data with an ETag: 304 when nothing changed. However many projectors
+    poll, the standings are computed at most once a second and once per change."""
+    import time
+
+    from flask import current_app
+
+    from ..i18n import get_locale
+    cache = current_app.extensions.setdefault("facilitator.projector_cache", {})
+    key = (event_id, get_locale())
+    entry = cache.get(key)
+    now = time.monotonic()
+    # a projector's standings may be this old (PROJECTOR_FRESH_SECONDS, 1 s by default)
+    if entry is None or now - entry["at"] >= current_app.config["PROJECTOR_FRESH_SECONDS"]:
+        with db_session() as s:
+            ev = s.get(Event, event_id) or abort(404)
+            version = events.event_version(s, event_id)
+            if entry is None or entry["version"] != version:
+                data = projector_data(s, ev)
+                data["rendered"] = render_template("public/_standings.html", data=data)
+                entry = {"version": version, "etag": f"{version}-{get_locale()}",
+                         "body": json.dumps(data, ensure_ascii=False)}
+        entry["at"] = now
+        cache[key] = entry
+    if request.if_none_match.contains_weak(entry["etag"]):
+        response = make_response("", 304)
+    else:
+        response = current_app.response_class(entry["body"], mimetype="application/json")
+    response.set_etag(entry["etag"], weak=True)
     response.headers["Cache-Control"] = "no-cache"
     return response
 
