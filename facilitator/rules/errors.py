@@ -15,7 +15,7 @@ the template and fill in the same numbers.
 class RulesError(Exception):
     """Base class of every error the engine raises on bad input."""
 
-    def __init__(self, template, **params):
+    def __init__(self, template, /, **params):
         self.template = template
         self.params = params
         super().__init__(self.message)
@@ -31,7 +31,7 @@ class RulesError(Exception):
 class MalformedError(RulesError):
     """Input that is not of the format: ``path`` names the bad field (``moves[3].sp``)."""
 
-    def __init__(self, path, template, **params):
+    def __init__(self, path, template, /, **params):
         self.path = path
         super().__init__(template, **params)
 
@@ -42,7 +42,7 @@ class MalformedError(RulesError):
 class IllegalMoveError(RulesError):
     """A move the rules refuse; ``rule`` is the RULES.md section, ``code`` a stable key."""
 
-    def __init__(self, rule, code, template, **params):
+    def __init__(self, rule, code, template, /, **params):
         self.rule = rule
         self.code = code
         super().__init__(template, **params)
@@ -51,7 +51,7 @@ class IllegalMoveError(RulesError):
 class SetupError(RulesError):
     """A table setup (players, characters, extra SP, declarations) that breaks RULES.md 2."""
 
-    def __init__(self, path, code, template, **params):
+    def __init__(self, path, code, template, /, **params):
         self.path = path
         self.code = code
         self.rule = "2"

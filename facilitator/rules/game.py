@@ -8,7 +8,7 @@ handler validates first and returns the mutation to run only when all checks pas
 
 from dataclasses import dataclass, field
 
-from .cards import COLORS, Card
+from .cards import COLORS, Card, colour_problems
 from .eras import ROUNDS, age_in_round, era_of_round
 from .errors import IllegalMoveError
 from .moves import Move
@@ -187,6 +187,16 @@ class Game:
             return False
         return True
 
+    def allocatable(self, name):
+        """How many of a player's pending free SP can be placed: all of them, unless the pack's
+        ``skill_max`` leaves less room; SP that fit nowhere are forfeited by the allocation
+        (a decision beyond RULES.md 6.3, so a table never gets stuck)."""
+        p = self.players[name]
+        mx = self.pack.skill_max
+        if mx is None:
+            return p.pending
+        return min(p.pending, sum(max(0, mx - p.skills[s]) for s in SKILLS))
+
     def rest_limit(self, round_no=None):
         """How many SP a rest may redistribute in this (or the given) round's era."""
         return era_of_round(round_no or self.round).rest_limit
@@ -201,7 +211,8 @@ class Game:
         out = []
         pending = self.pending()
         if pending:
-            out += [{"type": "allocate", "player": n, "sp": k} for n, k in pending.items()]
+            out += [{"type": "allocate", "player": n, "sp": self.allocatable(n), "pending": k}
+                    for n, k in pending.items()]
             out.append({"type": "adjust"})
             return out
         nxt = self._next_turn()
@@ -308,17 +319,19 @@ class Game:
             card = self.pack.cards_by_code.get(move.card)
             if card is None:
                 raise _illegal("1", "unknown_card",
-                               "unknown card {code!r}: the pack has no such card", code=move.card)
+                               "unknown card {card!r}: the pack has no such card", card=move.card)
             if card.era != era.key:
                 raise _illegal("3.2", "wrong_era",
-                               "card {code} is of the era {card_era}, but round {round} is in the era {era}",
-                               code=card.code, card_era=card.era, round=round_no, era=era.key)
+                               "card {card} is of the era {card_era}, but round {round} is in the era {era}",
+                               card=card.code, card_era=card.era, round=round_no, era=era.key)
         else:
             card = move.card
+            for _field, problem in colour_problems(card):  # a hand-entered card obeys RULES.md 1 too
+                raise _illegal("1", "card_colour", "card {card}: {problem}", card=card.label, problem=problem)
         if card.color != move.color:
             raise _illegal("3.2", "wrong_color",
-                           "card {code} is {card_color}, but the player drew from the {color} deck",
-                           code=card.label, card_color=card.color, color=move.color)
+                           "card {card} is {card_color}, but the player drew from the {color} deck",
+                           card=card.label, card_color=card.color, color=move.color)
         if move.decision != "play" and move.redistribute is not None:
             raise _illegal("3.4", "redistribute_not_allowed",
                            "a redistribution goes only with playing a card whose special allows it")
@@ -332,13 +345,13 @@ class Game:
             if not short:
                 raise _illegal("3.2", "defer_eligible",
                                "a card can be deferred only when the player is not eligible for it, "
-                               "and {player} is eligible for {code}", player=p.name, code=card.label)
+                               "and {player} is eligible for {card}", player=p.name, card=card.label)
             held = p.deferred  # the mover's own deferred card expires only when this turn ends
             if held is not None:
                 raise _illegal("3.2", "already_deferred",
-                               "{player} already holds a deferred card ({code}, deferred in round {round}); "
+                               "{player} already holds a deferred card ({card}, deferred in round {round}); "
                                "only one card can be deferred at a time",
-                               player=p.name, code=held.card.label, round=held.round)
+                               player=p.name, card=held.card.label, round=held.round)
 
         def run(result):
             self._begin_turn(round_no, turn, result)
@@ -408,7 +421,7 @@ class Game:
             raise _illegal("3.3", "deferred_after_main",
                            "a deferred card is played by the player whose turn it is, after their main "
                            "move; now it is {player}'s turn{main}",
-                           player=self.order[self._next_turn()[1]] if self._next_turn() else self.current,
+                           player=self.current,  # a turn lasts until the next main move (3.8)
                            main="" if self.main_done else " and the main move is still to come")
         p = self.players[move.player]
         held = p.deferred
@@ -416,8 +429,8 @@ class Game:
             raise _illegal("3.3", "no_deferred", "{player} holds no deferred card", player=p.name)
         if held.round >= self.round:
             raise _illegal("3.3", "deferred_same_round",
-                           "card {code} was deferred in this round ({round}); it can be played from "
-                           "round {first}", code=held.card.label, round=held.round, first=held.round + 1)
+                           "card {card} was deferred in this round ({round}); it can be played from "
+                           "round {first}", card=held.card.label, round=held.round, first=held.round + 1)
         short = held.card.shortfalls(p.skills)
         if short:
             raise self._not_eligible(short)
@@ -434,8 +447,19 @@ class Game:
         p = self.players[move.player]
         if not p.pending:
             raise _illegal("3.6", "nothing_pending", "{player} has no free SP to allocate", player=p.name)
+        for s, v in move.sp.items():  # free SP are added, never taken: no hidden redistribution
+            if s not in SKILLS or v < 0:
+                raise _illegal("3.6", "allocate_negative",
+                               "free SP are added to skills, so {skill} {value} cannot be allocated",
+                               skill=s, value=v)
         given = sum(move.sp.values())
-        if given != p.pending:
+        due = self.allocatable(p.name)
+        if given != due:
+            if due < p.pending:
+                raise _illegal("3.6", "allocate_room",
+                               "{player} has {pending} free SP but only {room} fit under the pack's maximum; "
+                               "allocate exactly {room}, got {given}",
+                               player=p.name, pending=p.pending, room=due, given=given)
             raise _illegal("3.6", "allocate_sum",
                            "{player} must allocate exactly {pending} free SP at once, got {given}",
                            player=p.name, pending=p.pending, given=given)
@@ -451,6 +475,8 @@ class Game:
     def _plan_adjust(self, move):
         if move.player is None:
             raise _illegal("3.7", "adjust_player", "an adjust names the player it corrects")
+        if not (move.reason or "").strip():
+            raise _illegal("3.7", "adjust_reason", "an adjust needs a reason; it is printed in the protocol")
         p = self.players[move.player]
         xp = move.xp or 0
         sp = move.sp or {}
@@ -510,8 +536,8 @@ class Game:
             return None
         if not card.redistribute:
             raise _illegal("3.4", "redistribute_not_allowed",
-                           "card {code} has no redistribution special; only such a card may redistribute",
-                           code=card.label)
+                           "card {card} has no redistribution special; only such a card may redistribute",
+                           card=card.label)
         return self._check_redistribution(redistribute, card.redistribute, after, "3.4")
 
     def _check_redistribution(self, redistribute, limit, after, rule):

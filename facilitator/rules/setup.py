@@ -66,13 +66,18 @@ def check_setup(pack, players):
         names[p.name] = i
         if p.character not in pack.characters_by_code:
             raise SetupError(f"{path}.character", "unknown_character",
-                             "unknown character {code!r}; the pack has {allowed}",
-                             code=p.character, allowed=", ".join(pack.characters_by_code))
+                             "unknown character {character!r}; the pack has {allowed}",
+                             character=p.character, allowed=", ".join(pack.characters_by_code))
         if p.character in characters:
             raise SetupError(f"{path}.character", "character_taken",
-                             "character {code} is already taken by {other}",
-                             code=p.character, other=players[characters[p.character]].name)
+                             "character {character} is already taken by {other}",
+                             character=p.character, other=players[characters[p.character]].name)
         characters[p.character] = i
+        for s, v in p.extra.items():
+            if s not in SKILLS or v < 0:
+                raise SetupError(f"{path}.extra.{s}", "extra_negative",
+                                 "extra SP go to the skills as non-negative numbers, got {skill} {value}",
+                                 skill=s, value=v)
         extra = sum(p.extra.values())
         if extra != EXTRA_SP:
             raise SetupError(f"{path}.extra", "extra_sum",

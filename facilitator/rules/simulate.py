@@ -42,6 +42,19 @@ def _random_split(rng, total):
     return out
 
 
+def _random_fill(game, rng, name, total):
+    """``total`` free SP spread at random over skills that still have room under skill_max."""
+    skills = dict(game.players[name].skills)
+    mx = game.pack.skill_max
+    out = {}
+    for _ in range(total):
+        room = [s for s in SKILLS if mx is None or skills[s] < mx]
+        s = rng.choice(room)
+        skills[s] += 1
+        out[s] = out.get(s, 0) + 1
+    return out
+
+
 def _random_redistribution(rng, skills, limit):
     """A small legal shuffle of SP between two skills, or None."""
     if rng.random() < 0.6 or not limit:
@@ -71,7 +84,7 @@ def choose_move(game, rng, adjust_rate=0.0):
     kinds = {m["type"]: m for m in legal}
     if "allocate" in kinds:
         m = kinds["allocate"]
-        return Move("allocate", player=m["player"], sp=_random_split(rng, m["sp"]))
+        return Move("allocate", player=m["player"], sp=_random_fill(game, rng, m["player"], m["sp"]))
     if rng.random() < adjust_rate:
         name = rng.choice(game.order)
         return Move("adjust", player=name, xp=100, reason="спецспособность карты")
