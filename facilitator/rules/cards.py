@@ -85,22 +85,55 @@ class Card:
         return out
 
 
+#: the English templates of the colour rules; ``{color}`` is the colour's key
+COLOUR_TEMPLATES = {
+    "gains_exact": "a {color} card gives exactly {need} SP (gains + free), this one gives {got}",
+    "gains_range": "a {color} card gives {min} to {max} SP (gains + free), this one gives {got}",
+    "losses_exact": "a {color} card costs exactly {need} SP in losses, this one costs {got}",
+    "losses_range": "a {color} card costs {min} to {max} SP in losses, this one costs {got}",
+    "special_not_red": "only red cards have a special, this is a {color} card",
+}
+
+
+@dataclass(frozen=True)
+class ColourBreak:
+    """One colour rule a card breaks: the field, a stable ``key``, and the numbers (``params``),
+    so a screen can say it in Russian while ``message`` stays the English sentence."""
+
+    field: str
+    key: str
+    params: dict
+
+    @property
+    def template(self):
+        return COLOUR_TEMPLATES[self.key]
+
+    @property
+    def message(self):
+        return self.template.format(**self.params)
+
+
+def _bounds_break(field_name, kind, color, low, high, got):
+    if low <= got <= high:
+        return []
+    if low == high:
+        return [ColourBreak(field_name, f"{kind}_exact", {"color": color, "need": low, "got": got})]
+    return [ColourBreak(field_name, f"{kind}_range", {"color": color, "min": low, "max": high, "got": got})]
+
+
+def colour_breaks(card):
+    """Every way the card breaks the colour rules of RULES.md 1, as ``ColourBreak``s."""
+    g_min, g_max, l_min, l_max, special_ok = COLOR_RULES[card.color]
+    out = _bounds_break("gains", "gains", card.color, g_min, g_max, total(card.gains) + card.free)
+    out += _bounds_break("losses", "losses", card.color, l_min, l_max, total(card.losses))
+    if card.special is not None and not special_ok:
+        out.append(ColourBreak("special", "special_not_red", {"color": card.color}))
+    return out
+
+
 def colour_problems(card):
     """Every way the card breaks the colour rules of RULES.md 1, as ``(field, message)``."""
-    g_min, g_max, l_min, l_max, special_ok = COLOR_RULES[card.color]
-    g = total(card.gains) + card.free
-    losses = total(card.losses)
-    name = f"{card.color} card"
-    out = []
-    if not g_min <= g <= g_max:
-        allowed = f"exactly {g_min}" if g_min == g_max else f"{g_min} to {g_max}"
-        out.append(("gains", f"a {name} gives {allowed} SP (gains + free), this one gives {g}"))
-    if not l_min <= losses <= l_max:
-        allowed = f"exactly {l_min}" if l_min == l_max else f"{l_min} to {l_max}"
-        out.append(("losses", f"a {name} costs {allowed} SP in losses, this one costs {losses}"))
-    if card.special is not None and not special_ok:
-        out.append(("special", f"only red cards have a special, this is a {name}"))
-    return out
+    return [(b.field, b.message) for b in colour_breaks(card)]
 
 
 def read_card(data, path, require_code=True, require_era=True):

@@ -7,7 +7,7 @@ organizer fixes their deck in one pass instead of one error at a time.
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
-from .cards import Card, colour_problems, read_card
+from .cards import Card, colour_breaks, colour_problems, read_card
 from .errors import MalformedError, PackError, Problem
 from .fields import is_int, read_skill_map, read_text, require
 from .skills import SKILLS
@@ -73,13 +73,44 @@ class ContentPack:
         return out
 
 
+class PackProblem(Problem):
+    """A ``Problem`` that also carries a stable machine ``key`` (``"losses_exact"``), its numbers
+    (``params``) and the English ``template`` they fill, so the import screens and the pack
+    editor can say it in Russian; ``message`` stays the English sentence."""
+
+    __slots__ = ("key", "params", "template")
+
+    def __init__(self, item, index, code, field, key, template, /, **params):
+        super().__init__(item, index, code, field, template.format(**params))
+        self.key = key
+        self.params = params
+        self.template = template
+
+
+#: the key of each ``MalformedError`` template the field readers raise
+MALFORMED_KEYS = {
+    "is missing": "missing",
+    "must be a non-empty text": "missing_text",
+    "must be a text": "not_text",
+    "must be an object": "not_object",
+    "must be an object, got {value!r}": "not_object",
+    "must be a whole number, got {value!r}": "not_whole_number",
+    "must be at least {minimum}, got {value}": "below_minimum",
+    "must be a map of skills to numbers, got {value!r}": "not_skill_map",
+    "unknown skill {key!r}; the skills are {allowed}": "unknown_skill",
+    "unknown era {era!r}; the eras are {allowed}": "unknown_era",
+    "unknown colour {color!r}; the colours are {allowed}": "unknown_color",
+}
+
+
 def _collect(problems, item, index, code, fn):
     """Run a parser; turn its ``MalformedError`` into a ``Problem``. Returns its result or None."""
     try:
         return fn()
     except MalformedError as err:
         field_path = err.path.split(".", 1)[1] if "." in err.path else ""
-        problems.append(Problem(item, index, code, field_path, err.message))
+        problems.append(PackProblem(item, index, code, field_path,
+                                    MALFORMED_KEYS.get(err.template, "malformed"), err.template, **err.params))
         return None
 
 
@@ -99,47 +130,50 @@ def pack_problems(data):
     """Every problem of a pack object, and the pack when there are none: ``(pack, problems)``."""
     problems = []
     if not isinstance(data, dict):
-        return None, [Problem("pack", None, None, "", "a content pack must be a JSON object")]
+        return None, [PackProblem("pack", None, None, "", "not_object", "a content pack must be a JSON object")]
     if data.get("format") != PACK_FORMAT:
-        problems.append(Problem("pack", None, None, "format",
-                                f"must be {PACK_FORMAT!r}, got {data.get('format')!r}"))
+        problems.append(PackProblem("pack", None, None, "format", "wrong_format",
+                                    "must be {expected!r}, got {got!r}", expected=PACK_FORMAT, got=data.get("format")))
     pack_id = data.get("id")
     if not isinstance(pack_id, str) or not pack_id.strip():
-        problems.append(Problem("pack", None, None, "id", "must be a non-empty text"))
+        problems.append(PackProblem("pack", None, None, "id", "missing_text", "must be a non-empty text"))
     title = data.get("title")
     if not isinstance(title, str) or not title.strip():
-        problems.append(Problem("pack", None, None, "title", "must be a non-empty text"))
+        problems.append(PackProblem("pack", None, None, "title", "missing_text", "must be a non-empty text"))
     description = data.get("description") or ""
     if not isinstance(description, str):
-        problems.append(Problem("pack", None, None, "description", "must be a text"))
+        problems.append(PackProblem("pack", None, None, "description", "not_text", "must be a text"))
         description = ""
 
     skill_max = data.get("skill_max")
     if skill_max is not None and (not is_int(skill_max) or skill_max < 1):
-        problems.append(Problem("pack", None, None, "skill_max",
-                                f"must be null or a whole number of at least 1, got {skill_max!r}"))
+        problems.append(PackProblem("pack", None, None, "skill_max", "bad_skill_max",
+                                    "must be null or a whole number of at least 1, got {value!r}", value=skill_max))
         skill_max = None
 
     levels = data.get("levels")
     if not isinstance(levels, list) or not levels:
-        problems.append(Problem("levels", None, None, "", "must be a non-empty list of XP thresholds"))
+        problems.append(PackProblem("levels", None, None, "", "levels_missing",
+                                    "must be a non-empty list of XP thresholds"))
         levels = [0]
     else:
         for i, value in enumerate(levels):
             if not is_int(value) or value < 0:
-                problems.append(Problem("levels", i, None, f"[{i}]",
-                                        f"must be a non-negative whole number, got {value!r}"))
+                problems.append(PackProblem("levels", i, None, f"[{i}]", "level_not_number",
+                                            "must be a non-negative whole number, got {value!r}", value=value))
             elif i == 0 and value != 0:
-                problems.append(Problem("levels", 0, None, "[0]", f"level 1 begins at 0 XP, got {value}"))
+                problems.append(PackProblem("levels", 0, None, "[0]", "level_1_not_zero",
+                                            "level 1 begins at 0 XP, got {value}", value=value))
             elif i > 0 and is_int(levels[i - 1]) and value <= levels[i - 1]:
-                problems.append(Problem("levels", i, None, f"[{i}]",
-                                        f"thresholds must increase: level {i + 1} at {value} XP "
-                                        f"is not above level {i} at {levels[i - 1]} XP"))
+                problems.append(PackProblem("levels", i, None, f"[{i}]", "levels_not_increasing",
+                                            "thresholds must increase: level {level} at {xp} XP "
+                                            "is not above level {previous} at {previous_xp} XP",
+                                            level=i + 1, xp=value, previous=i, previous_xp=levels[i - 1]))
 
     characters = []
     raw_chars = data.get("characters")
     if not isinstance(raw_chars, list) or not raw_chars:
-        problems.append(Problem("pack", None, None, "characters", "must be a non-empty list"))
+        problems.append(PackProblem("pack", None, None, "characters", "empty_list", "must be a non-empty list"))
         raw_chars = []
     seen = {}
     for i, raw in enumerate(raw_chars):
@@ -148,20 +182,21 @@ def pack_problems(data):
         if char is None:
             continue
         if char.code in seen:
-            problems.append(Problem("character", i, char.code, "code",
-                                    f"duplicate code, also used by character #{seen[char.code] + 1}"))
+            problems.append(PackProblem("character", i, char.code, "code", "duplicate_code",
+                                        "duplicate code, also used by character #{first}", first=seen[char.code] + 1))
         seen.setdefault(char.code, i)
         if skill_max is not None:
             for s, v in char.skills.items():
                 if v > skill_max:
-                    problems.append(Problem("character", i, char.code, f"skills.{s}",
-                                            f"{v} is above skill_max {skill_max}"))
+                    problems.append(PackProblem("character", i, char.code, f"skills.{s}", "above_skill_max",
+                                                "{value} is above skill_max {skill_max}",
+                                                value=v, skill_max=skill_max, skill=s))
         characters.append(char)
 
     cards = []
     raw_cards = data.get("cards")
     if not isinstance(raw_cards, list) or not raw_cards:
-        problems.append(Problem("pack", None, None, "cards", "must be a non-empty list"))
+        problems.append(PackProblem("pack", None, None, "cards", "empty_list", "must be a non-empty list"))
         raw_cards = []
     seen = {}
     for i, raw in enumerate(raw_cards):
@@ -170,11 +205,11 @@ def pack_problems(data):
         if card is None:
             continue
         if card.code in seen:
-            problems.append(Problem("card", i, card.code, "code",
-                                    f"duplicate code, also used by card #{seen[card.code] + 1}"))
+            problems.append(PackProblem("card", i, card.code, "code", "duplicate_code",
+                                        "duplicate code, also used by card #{first}", first=seen[card.code] + 1))
         seen.setdefault(card.code, i)
-        for field_name, message in colour_problems(card):
-            problems.append(Problem("card", i, card.code, field_name, message))
+        for b in colour_breaks(card):
+            problems.append(PackProblem("card", i, card.code, b.field, b.key, b.template, **b.params))
         cards.append(card)
 
     if problems:
