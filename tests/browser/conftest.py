@@ -1,0 +1,110 @@
+"""Fixtures for the browser tests: the real app under ``facilitator serve`` (waitress) on a
+free loopback port with its own instance folder and SQLite file, and Debian's headless
+Chromium driven through Playwright's sync API.
+
+Playwright's own browser downloads are never used (no ``playwright install``): the tests run
+on ``/usr/bin/chromium``, which ``.ci/run`` installs; without it the tests are skipped.
+"""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+REPO = Path(__file__).resolve().parents[2]
+SCREENSHOTS = REPO / "test-output" / "screenshots"
+SERVER_START_SECONDS = 30
+#: the event organizer's password for the test server (tables are created by the organizer)
+ORGANIZER_PASSWORD = "browser-test-organizer"
+
+
+def _free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_until_listening(proc, port, log_path):
+    deadline = time.monotonic() + SERVER_START_SECONDS
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"facilitator serve exited with {proc.returncode}:\n{log_path.read_text()}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"facilitator serve did not listen on port {port} within {SERVER_START_SECONDS}s:\n"
+                       f"{log_path.read_text()}")
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory):
+    """The base URL of a fresh app served by waitress, as ``facilitator serve`` runs it, with
+    the organizer's password set through the environment."""
+    folder = tmp_path_factory.mktemp("live-server")
+    port = _free_port()
+    env = dict(os.environ, FACILITATOR_INSTANCE=str(folder / "instance"),
+               DATABASE_URL=f"sqlite:///{folder / 'facilitator.db'}", PYTHONUNBUFFERED="1",
+               FACILITATOR_ORGANIZER_PASSWORD=ORGANIZER_PASSWORD)
+    env.pop("SECRET_KEY", None)
+    log_path = folder / "server.log"
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "facilitator", "serve", "--host", "127.0.0.1",
+                                 "--port", str(port), "--threads", "4"],
+                                cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        _wait_until_listening(proc, port, log_path)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+        # pytest shows this only when a test failed: the server's side of the story
+        print(f"--- facilitator serve log ({log_path}) ---\n{log_path.read_text(errors='replace')[-20000:]}")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Debian Chromium; the whole module is skipped when it is not installed."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is not installed (CI installs Debian's chromium package)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    playwright = sync_api.sync_playwright().start()
+    try:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+    finally:
+        playwright.stop()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh tablet: its own cookies, a 1024×768 landscape screen, short waits."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, accept_downloads=True)
+    context.set_default_timeout(10_000)
+    tab = context.new_page()
+    try:
+        yield tab
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots():
+    """``test-output/screenshots/`` at the top of the repository (git-ignored)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
