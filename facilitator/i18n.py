@@ -51,7 +51,9 @@ def translations(locale):
         buf = BytesIO()
         write_mo(buf, catalog, use_fuzzy=False)
         buf.seek(0)
-        merged.merge(Translations(fp=buf))
+        loaded = Translations(fp=buf)
+        merged.merge(loaded)
+        merged.plural = loaded.plural  # the language's plural rule (Russian has three forms)
     return merged
 
 
@@ -62,6 +64,11 @@ def get_locale():
 def set_locale(locale):
     """Set the locale of the current context (a request, a CLI call); returns a reset token."""
     return _current.set(normalize(locale))
+
+
+def reset_locale(token):
+    """Undo ``set_locale`` (at the end of a request)."""
+    _current.reset(token)
 
 
 @contextlib.contextmanager
@@ -90,15 +97,31 @@ _ = gettext
 def translate_error(err):
     """A rules error (``RulesError``) in the current locale: its template translated, then filled
     with its numbers (skill keys shown by their names)."""
-    params = dict(err.params)
+    params = _localized(err.params)
     missing = params.pop("missing", None)
     if missing is not None:
         params["shortfalls"] = ", ".join(
             gettext("{skill} {have} < {need}", skill=skill_name(m["skill"]), have=m["have"], need=m["need"])
             for m in missing)
-    if "skill" in params:
-        params["skill"] = skill_name(params["skill"])
+    broken = params.pop("colour_break", None)
+    if broken is not None:  # a colour rule inside another message: worded in the same language
+        params["problem"] = gettext(broken["template"], **_localized(broken["params"]))
     return gettext(err.template, **params)
+
+
+def _localized(params):
+    """Message parameters with the game's keys (skills, eras, colours) as names."""
+    out = dict(params)
+    for key in ("skill",):
+        if key in out:
+            out[key] = skill_name(out[key])
+    for key in ("era", "card_era"):
+        if key in out:
+            out[key] = era_name(out[key])
+    for key in ("color", "card_color"):
+        if key in out:
+            out[key] = color_name(out[key])
+    return out
 
 
 def skill_name(key):

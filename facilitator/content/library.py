@@ -67,8 +67,9 @@ def list_packs(session):
 
 
 def ensure_sample(session):
-    """The sample pack's row, stored on first use."""
-    return store_pack(session, read_pack(sample_pack_data()))
+    """The sample pack's row, stored on first use only: an organizer's later edits of it are
+    their own versions and are never replaced by the shipped file."""
+    return latest_row(session, "sample") or store_pack(session, read_pack(sample_pack_data()))
 
 
 def adopt_version(session, row):

@@ -55,7 +55,7 @@ def pack_summary(pack):
 
 def _warning(key, message, **params):
     """One warning; ``text`` is the same sentence as ``message`` (the pack page reads ``text``)."""
-    return {"key": key, "params": params, "message": message, "text": message}
+    return {"key": key, "params": params, "message": message}
 
 
 def _thin_decks(counts):

@@ -8,7 +8,7 @@ handler validates first and returns the mutation to run only when all checks pas
 
 from dataclasses import dataclass, field
 
-from .cards import COLORS, Card, colour_problems
+from .cards import COLORS, Card, colour_breaks
 from .eras import ROUNDS, age_in_round, era_of_round
 from .errors import IllegalMoveError
 from .moves import Move
@@ -326,8 +326,10 @@ class Game:
                                card=card.code, card_era=card.era, round=round_no, era=era.key)
         else:
             card = move.card
-            for _field, problem in colour_problems(card):  # a hand-entered card obeys RULES.md 1 too
-                raise _illegal("1", "card_colour", "card {card}: {problem}", card=card.label, problem=problem)
+            for broken in colour_breaks(card):  # a hand-entered card obeys RULES.md 1 too
+                raise _illegal("1", "card_colour", "card {card}: {problem}", card=card.label,
+                               problem=broken.message,
+                               colour_break={"template": broken.template, "params": broken.params})
         if card.color != move.color:
             raise _illegal("3.2", "wrong_color",
                            "card {card} is {card_color}, but the player drew from the {color} deck",
@@ -418,11 +420,14 @@ class Game:
     # the rest of a turn ----------------------------------------------------------------
     def _plan_play_deferred(self, move):
         if not self.main_done or move.player != self.current:
+            if self.main_done:  # a turn lasts until the next main move (3.8)
+                raise _illegal("3.3", "deferred_after_main",
+                               "a deferred card is played by the player whose turn it is, after their main "
+                               "move; now it is {player}'s turn", player=self.current)
             raise _illegal("3.3", "deferred_after_main",
                            "a deferred card is played by the player whose turn it is, after their main "
-                           "move; now it is {player}'s turn{main}",
-                           player=self.current,  # a turn lasts until the next main move (3.8)
-                           main="" if self.main_done else " and the main move is still to come")
+                           "move; now it is {player}'s turn and the main move is still to come",
+                           player=self.current)
         p = self.players[move.player]
         held = p.deferred
         if held is None:

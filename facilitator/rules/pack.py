@@ -235,9 +235,10 @@ def write_pack(pack):
 
 
 def check_inline_card(card, path):
-    """A hand-entered card must obey the colour rules like any pack card."""
-    for field_name, message in colour_problems(card):
-        raise MalformedError(f"{path}.{field_name}", message)
+    """A hand-entered card must obey the colour rules like any pack card. The refusal carries
+    the colour rule's own template (``COLOUR_TEMPLATES``) so a screen can word it in Russian."""
+    for broken in colour_breaks(card):
+        raise MalformedError(f"{path}.{broken.field}", broken.template, **broken.params)
     return card
 
 

@@ -91,6 +91,12 @@ def create_app(test_config=None):
         session.permanent = True
         g.locale_token = i18n.set_locale(session.get("lang") or i18n.DEFAULT_LOCALE)
 
+    @app.teardown_request
+    def _locale_reset(_exc=None):
+        token = g.pop("locale_token", None)
+        if token is not None:
+            i18n.reset_locale(token)
+
     @app.after_request
     def _headers(response):
         response.headers.setdefault("X-Content-Type-Options", "nosniff")

@@ -14,8 +14,9 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, s
 
 from .. import services
 from ..content.library import list_packs
+from ..content.search import find_cards
 from ..i18n import gettext as _
-from ..i18n import era_name, translate_error
+from ..i18n import era_name, skill_name, translate_error
 from ..rules import (COLORS, ERA_BY_KEY, SKILLS, IllegalMoveError, MalformedError, RulesError, SetupError,
                      age_in_round, era_of_round, turn_order_reason)
 from ..rules.deck import next_card
@@ -307,17 +308,6 @@ def timer(table_id):
 
 
 # ----- drawing a card -------------------------------------------------------------------
-def _find_cards(pack, era, color, query):
-    try:
-        from ..content.search import find_cards
-    except ImportError:  # pragma: no cover - the search module ships with the content package
-        find_cards = None
-    if find_cards is not None:
-        return find_cards(pack, era, color, query)
-    q = (query or "").strip().lower()
-    return [c for c in pack.cards_of(era, color) if not q or q in c.code.lower() or q in c.title.lower()]
-
-
 @bp.get("/table/<int:table_id>/draw")
 def draw(table_id):
     color = request.args.get("color")
@@ -345,7 +335,7 @@ def draw(table_id):
                 return _refuse(table_id, _("No {color} card {code} in the era «{era}»", color=_(color),
                                            code=request.args["card"], era=era_name(era.key)), 400)
         query = request.args.get("q", "")
-        cards = _find_cards(loaded.pack, era.key, color, query) if card is None else []
+        cards = find_cards(loaded.pack, era.key, color, query) if card is None else []
         ctx = _context(loaded)
         ctx.update(color=color, player=player, card=card, cards=cards, query=query, source=source,
                    draw_form=DrawForm(formdata=None, after=loaded.seq, player=player, color=color,
@@ -385,8 +375,11 @@ def draw_manual(table_id):
                 data = _manual_card_data(request.form, color)
                 card = read_inline_card(data, "card")
             except (MalformedError, ValueError) as err:
-                ctx["error"] = _("The card is not valid: {error}",
-                                 error=translate_error(err) if isinstance(err, RulesError) else str(err))
+                text = str(err)
+                if isinstance(err, MalformedError):  # name the field: "title: must be a non-empty text"
+                    where = err.path.split(".", 1)[1] if "." in err.path else ""
+                    text = f"{_(where)}: {translate_error(err)}" if where else translate_error(err)
+                ctx["error"] = _("The card is not valid: {error}", error=text)
                 return render_template("host/manual.html", **ctx), 400
             ctx.update(card=card, cards=[], query="", source="",
                        draw_form=DrawForm(formdata=None, after=loaded.seq, player=player, color=color,
@@ -398,6 +391,13 @@ def draw_manual(table_id):
 
 def _manual_card_data(form, color):
     """A hand-entered card's record object from the manual form; numbers must be whole numbers."""
+    def label(name):
+        """``conditions_health`` -> ``Conditions: health``, in the current language."""
+        group, _sep, skill = name.partition("_")
+        names = {"conditions": _("Conditions"), "losses": _("Losses"), "gains": _("Gains"), "free": _("Free SP"),
+                 "redistribute": _("Redistribute up to")}
+        return f"{names.get(group, group)}: {skill_name(skill)}" if skill else names.get(group, group)
+
     def number(name):
         raw = (form.get(name) or "").strip()
         if not raw:
@@ -405,9 +405,9 @@ def _manual_card_data(form, color):
         try:
             value = int(raw)
         except ValueError:
-            raise ValueError(_("{field}: “{value}” is not a whole number", field=name, value=raw)) from None
+            raise ValueError(_("{field}: “{value}” is not a whole number", field=label(name), value=raw)) from None
         if value < 0:
-            raise ValueError(_("{field}: cannot be negative", field=name))
+            raise ValueError(_("{field}: cannot be negative", field=label(name)))
         return value
     skills = SKILLS
     data = {"color": color, "title": (form.get("title") or "").strip(), "text": form.get("text") or "",

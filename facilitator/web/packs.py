@@ -9,6 +9,8 @@ from io import BytesIO
 from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
 
 from ..content.library import adopt_version, get_row, list_packs, pack_of, store_pack
+from ..content.search import find_cards
+from ..content.summary import pack_summary
 from ..i18n import gettext as _
 from ..rules import ERA_KEYS, SKILLS, pack_problems
 from ..rules.cards import COLORS
@@ -19,15 +21,9 @@ bp = Blueprint("packs", __name__, url_prefix="/organizer/packs")
 
 
 def problem_text(problem):
-    """A pack problem in the current language."""
-    template = getattr(problem, "template", None)
-    if template:
-        params = dict(getattr(problem, "params", {}) or {})
-        try:
-            return _(template, **params)
-        except (KeyError, IndexError, ValueError):
-            return problem.message
-    return problem.message
+    """A pack problem in the current language, worded as the import words it."""
+    from ..content.importing import problem_message
+    return problem_message(problem)
 
 
 def _row_or_404(s, key, version=None):
@@ -57,17 +53,9 @@ def show(key):
         pack = pack_of(row)
     cards = [c for c in pack.cards if (not era or c.era == era) and (not color or c.color == color)]
     if q:
-        try:
-            from ..content.search import find_cards
-            cards = [c for c in cards if c in find_cards(pack, c.era, c.color, q)]
-        except ImportError:
-            cards = [c for c in cards if q.lower() in (c.code + " " + c.title).lower()]
-    summary = None
-    try:
-        from ..content.summary import pack_summary
-        summary = pack_summary(pack)
-    except ImportError:
-        pass
+        found = find_cards(pack, era or None, color or None, q)
+        cards = [c for c in found if c in cards]
+    summary = pack_summary(pack)
     return render_template("packs/show.html", row=row, pack=pack, cards=cards, q=q, era=era, color=color,
                            summary=summary, ERA_KEYS=ERA_KEYS, COLORS=COLORS)
 
