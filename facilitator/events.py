@@ -33,6 +33,8 @@ class EventExists(Exception):
 
     def __init__(self, event):
         self.event = event
+        # kept as plain values: the session that loaded ``event`` is rolled back before they are shown
+        self.name, self.date = event.name, event.date
         super().__init__(event.name)
 
 
@@ -128,7 +130,7 @@ def progress(session, event_id, cache=None):
     out = []
     for table in tables:
         top, last = heads.get(table.id, (None, None))
-        key = (table.id, table.created_at, table.players, table.pack_id, top)
+        key = (table.id, table.name, table.created_at, table.players, table.pack_id, top)  # a rename too
         hit = cache.get(key) if cache is not None else None
         if hit is None:
             loaded = services.load(session, table.id)
@@ -167,7 +169,8 @@ def event_version(session, event_id):
         return f"{event_id}-0-0-{event.announce_step if event else 0}"
     count, top = session.exec(select(func.count(MoveRow.id), func.max(MoveRow.id))
                               .where(MoveRow.table_id.in_(ids))).one()
-    names = "|".join(f"{t.id}:{t.name}:{bool(t.players)}" for t in tables_of(session, event_id))
+    # the players themselves, not just whether there are any: a table may be seated again before its first move
+    names = "|".join(f"{t.id}:{t.name}:{t.players or ''}" for t in tables_of(session, event_id))
     import hashlib
     digest = hashlib.sha1(names.encode("utf-8")).hexdigest()[:8]
     return f"{event_id}-{count}-{top or 0}-{event.announce_step}-{digest}"
@@ -224,19 +227,22 @@ def restore(session, data, rename=None):
     event_pack = read_pack(info["pack"]) if info.get("pack") else None
     event = create_event(session, name, info.get("date"),
                          store_pack(session, event_pack) if event_pack else None)
-    for t, pack in checked:
+    for i, (t, pack) in enumerate(checked):
         table = services.create_table(session, t["name"], store_pack(session, pack), event_id=event.id,
                                       host_name=t.get("host_name"), deck_seed=t.get("deck_seed"))
         table.timer_seconds = t.get("timer_seconds")
         table.players = json.dumps(t["players"], ensure_ascii=False) if t.get("players") else None
         table.token, table.pin = new_token(), new_pin(session)
         session.add(table)
-        for row in t.get("log") or []:
-            session.add(MoveRow(table_id=table.id, seq=row["seq"], kind=row["kind"],
-                                data=json.dumps(row["data"], ensure_ascii=False) if row.get("data") else None,
-                                undoes=row.get("undoes"), author=row.get("author"),
-                                created_at=datetime.fromisoformat(row["created_at"])
-                                if row.get("created_at") else datetime.now(timezone.utc)))
-        session.flush()
-        services.load(session, table.id)  # the restored log replays, or the restore fails as a whole
+        try:
+            for row in t.get("log") or []:
+                session.add(MoveRow(table_id=table.id, seq=row["seq"], kind=row["kind"],
+                                    data=json.dumps(row["data"], ensure_ascii=False) if row.get("data") else None,
+                                    undoes=row.get("undoes"), author=row.get("author"),
+                                    created_at=datetime.fromisoformat(row["created_at"])
+                                    if row.get("created_at") else datetime.now(timezone.utc)))
+            session.flush()
+            services.load(session, table.id)  # the restored log replays, or the restore fails as a whole
+        except Exception as err:  # noqa: BLE001 - the caller's transaction is rolled back: nothing is written
+            raise BackupError(f"table {i + 1} ({t.get('name')!r}): the log does not replay: {err}") from None
     return event

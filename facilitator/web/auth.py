@@ -7,6 +7,7 @@ scrypt/pbkdf2). Password and PIN attempts are rate-limited per client address.
 """
 
 import functools
+import math
 import os
 import threading
 import time
@@ -58,18 +59,18 @@ class Throttle:
 
     def wait_left(self, key, now=None):
         """Seconds this address must still wait before its next attempt (0 = may try now)."""
-        now = now or time.monotonic()
+        now = time.monotonic() if now is None else now
         with self._lock:
             fails = [t for t in self._failures.get(key, []) if now - t < self.window]
             self._failures[key] = fails
             if len(fails) < self.free:
                 return 0
             wait = min(self.max_wait, self.base_wait * 2 ** (len(fails) - self.free))
-            return max(0, round(fails[-1] + wait - now))
+            return max(0, math.ceil(fails[-1] + wait - now))  # never 0 before the wait is over
 
     def failed(self, key, now=None):
         with self._lock:
-            self._failures.setdefault(key, []).append(now or time.monotonic())
+            self._failures.setdefault(key, []).append(time.monotonic() if now is None else now)
 
     def succeeded(self, key):
         with self._lock:

@@ -8,7 +8,7 @@ from urllib.parse import urlparse
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, send_file, url_for
 
 from .. import events, services
-from ..content.library import get_row, list_packs
+from ..content.library import list_packs
 from ..i18n import gettext as _
 from ..storage.models import ContentPackRow, Event, GameTable
 from . import db_session
@@ -269,7 +269,7 @@ def restore():
             event_id = ev.id
     except events.EventExists as err:
         flash(_("An event «{name}» of that date already exists; nothing was restored. Give the restored "
-                "event another name to keep both.", name=err.event.name), "error")
+                "event another name to keep both.", name=err.name), "error")
         return redirect(url_for("organizer.home"), 303)
     except (UnicodeDecodeError, json.JSONDecodeError, events.BackupError, KeyError, TypeError) as err:
         flash(_("The backup was not restored: {error}", error=str(err)), "error")
@@ -308,17 +308,6 @@ def download(event_id, kind):
     with db_session() as s:
         ev = _event_or_404(s, event_id)
         return event_download(s, ev, kind)
-
-
-@bp.get("/packs/<key>")
-@organizer_required
-def pack_json(key):
-    with db_session() as s:
-        row = get_row(s, key)
-        if row is None:
-            abort(404)
-        return send_file(BytesIO(row.data.encode("utf-8")), mimetype="application/json", as_attachment=True,
-                         download_name=f"pack-{row.key}-v{row.version}.json")
 
 
 __all__ = ["bp", "is_organizer"]

@@ -1,0 +1,167 @@
+"""What the event-mode tests share: events and tables built straight through the services
+layer (fast, exact figures), browsers in each role, and reading a page the way a browser does
+(its CSRF token, its flash messages).
+
+CSRF protection stays on in the tests: every post that should get past it carries a token read
+from a page the same browser rendered.
+"""
+
+import html
+import re
+
+from sqlmodel import select
+
+from facilitator import events, services
+from facilitator.content import sample_pack
+from facilitator.rules.simulate import random_game
+from facilitator.storage import session_scope
+from facilitator.storage.models import ContentPackRow, Event, GameTable, MoveRow, Setting
+
+PACK = sample_pack()
+PASSWORD = "lyceum-organizer-2026"
+
+
+# ----- the database ---------------------------------------------------------------------------
+def db(app):
+    """A session on the app's database, committed when the ``with`` block ends."""
+    return session_scope(app.extensions["facilitator.engine"])
+
+
+def new_event(app, name="Кубок лицея", date="2026-11-29"):
+    with db(app) as s:
+        return events.create_event(s, name, date).id
+
+
+def game_record(seed, players, moves=None):
+    """A random legal game (``simulate.random_game``) as a record dict, cut after ``moves``
+    moves when given (an unfinished table), with the ``Game`` of the full game."""
+    record, game = random_game(PACK, seed=seed, players=players)
+    data = record.to_dict()
+    if moves is not None:
+        data["moves"] = data["moves"][:moves]
+    return data, game
+
+
+def import_table(app, event_id, name, record):
+    """A table of the event playing ``record`` (its host link token and PIN issued)."""
+    with db(app) as s:
+        table = services.import_record(s, record, name=name, event_id=event_id)
+        events.ensure_access(s, table)
+        return table.id
+
+
+def seated_table(app, event_id, name, seed=1, players=3, moves=2):
+    """A table of the event seated from a random game's setup, with its first ``moves`` moves."""
+    return import_table(app, event_id, name, game_record(seed, players, moves)[0])
+
+
+def everything(app):
+    """Every row of the database as plain data: what a refused request must leave as it was."""
+    with db(app) as s:
+        return {model.__name__: sorted(repr(sorted(row.model_dump().items())) for row in s.exec(select(model)).all())
+                for model in (ContentPackRow, Event, GameTable, MoveRow, Setting)}
+
+
+def table_row(app, table_id):
+    with db(app) as s:
+        return s.get(GameTable, table_id)
+
+
+def loaded(app, table_id):
+    with db(app) as s:
+        return services.load(s, table_id)
+
+
+def final_xp(game):
+    """Every player's final XP (XP plus the future-image bonus) as the engine counts it."""
+    return {p.name: p.xp + p.bonus() for p in game.players_in_order()}
+
+
+# ----- browsers -------------------------------------------------------------------------------
+def english(client):
+    client.get("/?lang=en")
+    return client
+
+
+def host_browser(app, table_id):
+    """A tablet that opened its table with the host link (QR code) of the access sheet."""
+    browser = english(app.test_client())
+    response = browser.get(f"/t/{table_row(app, table_id).token}")
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/table/{table_id}")
+    return browser
+
+
+def set_password(app, password=PASSWORD):
+    from facilitator.web.auth import set_password as store
+    with db(app) as s:
+        store(s, password)
+
+
+# ----- pages ----------------------------------------------------------------------------------
+CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"|value="([^"]+)"[^>]*name="csrf_token"')
+
+
+def csrf_token(client, url="/pin"):
+    """The CSRF token of ``client``'s session, read from a rendered page's hidden input."""
+    body = client.get(url).get_data(as_text=True)
+    match = CSRF.search(body)
+    assert match, f"no csrf_token on {url}"
+    return html.unescape(match.group(1) or match.group(2))
+
+
+def flashes(response, category=None):
+    """The flash messages of a rendered page, as text."""
+    body = response.get_data(as_text=True)
+    found = re.findall(r'data-flash="(\w+)">((?:<div>[^<]*</div>)*|[^<]*)</div>', body)
+    out = []
+    for cat, inner in found:
+        if category is None or cat == category:
+            out.append(" ".join(html.unescape(re.sub(r"<[^>]+>", " ", inner)).split()))
+    return out
+
+
+def text(response):
+    """A page's visible text, tags stripped and spaces collapsed."""
+    body = re.sub(r"<(script|style)\b.*?</\1>", " ", response.get_data(as_text=True), flags=re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+def post(client, url, data=None, token=True, **kwargs):
+    """Post a form; ``token`` True reads this browser's CSRF token first, False sends none."""
+    data = dict(data or {})
+    if token is True:
+        data["csrf_token"] = csrf_token(client)
+    elif isinstance(token, str):
+        data["csrf_token"] = token
+    return client.post(url, data=data, **kwargs)
+
+
+# ----- the host's move forms --------------------------------------------------------------------
+def move_forms(app, table_id):
+    """Every form of the host's turn screen, as ``(label, url, fields)``, filled in with moves
+    the rules accept at the table's current position (the table must wait for a main move):
+    refusing one of these can only be the access check or the CSRF check."""
+    table = loaded(app, table_id)
+    game = table.game
+    nxt = game.next()
+    assert nxt["expects"] == "main", nxt
+    mover, after = nxt["player"], table.seq
+    legal = {m["type"]: m for m in game.legal_moves()}
+    era = legal["draw"]["era"]
+    card = next(c for c in PACK.cards_of(era, "green") if "play" in game.decisions(mover, c))
+    url = f"/table/{table_id}"
+    return [
+        ("pass", f"{url}/move/pass", {"type": "pass", "player": mover, "after": after}),
+        ("rest", f"{url}/move/rest", {"player": mover, "after": after}),
+        ("draw", f"{url}/move/draw", {"player": mover, "color": "green", "card": card.code,
+                                      "decision": "play", "after": after}),
+        ("adjust", f"{url}/move/adjust", {"player": mover, "xp": 100, "reason": "спецспособность",
+                                          "after": after}),
+        ("undo", f"{url}/undo", {"after": after}),
+        ("timer", f"{url}/timer", {"seconds": 60}),
+    ]
+
+
+def log_of(app, table_id):
+    """A table's whole log as plain data (what a refused request must leave untouched)."""
+    return [(r.seq, r.kind, r.data, r.undoes) for r in loaded(app, table_id).log]

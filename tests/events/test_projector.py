@@ -1,0 +1,134 @@
+"""The projector view (issue 5, item 4): a public read-only page that polls its standings with
+conditional requests — 304 while nothing changed, a new ETag after every move, undo, table
+change or announcement step — and the announcement mode the organizer steps through from
+the last place to the first."""
+
+import random
+import re
+
+import pytest
+
+from facilitator import events, services
+from facilitator.rules.simulate import random_setup
+from facilitator.storage.models import Event
+
+from .helpers import PACK, db, english, game_record, import_table, move_forms, new_event, post, seated_table
+
+pytestmark = pytest.mark.db
+
+
+def standings_url(event_id):
+    return f"/e/{event_id}/standings.json"
+
+
+def test_the_standings_json_is_304_until_something_changes(app, client, anon_client):
+    event_id = new_event(app)
+    table_id = seated_table(app, event_id, "Стол 1", seed=1, moves=2)
+    url = standings_url(event_id)
+    first = anon_client.get(url)
+    assert first.status_code == 200
+    assert first.headers["Cache-Control"] == "no-cache"
+    assert first.get_json()["tables"] == [{"name": "Стол 1", "round": 1, "finished": False}]
+    etags = [first.headers["ETag"]]
+
+    def unchanged():
+        response = anon_client.get(url, headers={"If-None-Match": etags[-1]})
+        assert response.status_code == 304 and response.get_data() == b""
+        assert response.headers["ETag"] == etags[-1]
+
+    def changed(what):
+        response = anon_client.get(url, headers={"If-None-Match": etags[-1]})
+        assert response.status_code == 200, what
+        assert response.headers["ETag"] not in etags, what  # never an ETag seen before
+        etags.append(response.headers["ETag"])
+        unchanged()
+        return response.get_json()
+
+    unchanged()
+    organizer = english(client)
+    label, form_url, fields = move_forms(app, table_id)[0]
+    assert post(organizer, form_url, fields).status_code == 303
+    changed("a move")
+    with db(app) as s:
+        services.undo(s, table_id, services.load(s, table_id).seq)
+    changed("an undo")
+    assert post(organizer, f"/organizer/events/{event_id}/tables/{table_id}/rename", {"name": "Стол один"}
+                ).status_code == 303
+    assert [t["name"] for t in changed("a rename")["tables"]] == ["Стол один"]
+    with db(app) as s:
+        new_id = events.add_table(s, s.get(Event, event_id), "Стол 2").id
+    changed("a new table")
+    with db(app) as s:
+        services.set_players(s, new_id, random_setup(PACK, random.Random(1), 3))
+    assert len(changed("a table seated")["individuals"]) == 6
+    with db(app) as s:  # the same table seated again, other players (no move recorded yet)
+        services.set_players(s, new_id, random_setup(PACK, random.Random(2), 4))
+    assert len(changed("a table seated again")["individuals"]) == 7
+    assert post(organizer, f"/organizer/events/{event_id}/announce", {"action": "start"}).status_code == 303
+    changed("an announcement step")
+
+
+def test_another_event_changing_leaves_this_etag_alone(app, anon_client):
+    here, there = new_event(app, "Кубок лицея"), new_event(app, "Другой турнир")
+    seated_table(app, here, "Стол 1")
+    other = seated_table(app, there, "Стол 1", seed=2)
+    etag = anon_client.get(standings_url(here)).headers["ETag"]
+    with db(app) as s:
+        services.undo(s, other, services.load(s, other).seq)
+    assert anon_client.get(standings_url(here), headers={"If-None-Match": etag}).status_code == 304
+
+
+# ----- the announcement ---------------------------------------------------------------------------
+def announcement(anon_client, event_id):
+    data = english(anon_client).get(standings_url(event_id) + "?lang=en").get_json()
+    return data["announcement"], data["rendered"]
+
+
+def newest(rendered):
+    """The team the projector has just revealed (the one it animates)."""
+    item = re.search(r'<li class="[^"]*newest[^"]*">(.*?)</li>', rendered, re.S)
+    return re.search(r'class="name">([^<]*)<', item.group(1)).group(1)
+
+
+def test_the_announcement_steps_from_the_last_place_to_the_first(app, client, anon_client):
+    event_id = new_event(app)
+    for name, seed in (("Стол 1", 0), ("Стол 2", 1), ("Стол 3", 4)):  # places 2, 1 and 3
+        import_table(app, event_id, name, game_record(seed, 3)[0])
+    organizer = english(client)
+
+    def step(action):
+        assert post(organizer, f"/organizer/events/{event_id}/announce", {"action": action}).status_code == 303
+        return announcement(anon_client, event_id)
+
+    live, rendered = announcement(anon_client, event_id)
+    assert live is None and all(name in rendered for name in ("Стол 1", "Стол 2", "Стол 3"))
+
+    ann, rendered = step("start")
+    assert (ann["step"], ann["total"], ann["done"]) == (1, 3, False)
+    assert [(t["place"], t["table"]) for t in ann["teams"]] == [(3, "Стол 3")]
+    assert "Стол 3" in rendered and "Стол 1" not in rendered and "Стол 2" not in rendered
+    assert "Top players" not in rendered  # nothing else gives the places away
+
+    ann, rendered = step("next")
+    assert [(t["place"], t["table"]) for t in ann["teams"]] == [(2, "Стол 1"), (3, "Стол 3")]
+    assert "Стол 2" not in rendered and newest(rendered) == "Стол 1"
+
+    ann, rendered = step("next")
+    assert [t["place"] for t in ann["teams"]] == [1, 2, 3] and ann["done"] is True
+    assert newest(rendered) == "Стол 2"
+    assert rendered.index("Стол 3") < rendered.index("Стол 1") < rendered.index("Стол 2")  # the winner last
+
+    ann, _ = step("next")
+    assert ann["step"] == 3  # no step past the first place
+    ann, rendered = step("back")
+    assert [t["place"] for t in ann["teams"]] == [2, 3] and "Стол 2" not in rendered
+    ann, _ = step("back")
+    ann, _ = step("back")
+    assert ann["step"] == 1  # no step before the last place
+
+    ann, rendered = step("stop")
+    assert ann is None and "Top players" in rendered
+
+    dashboard = organizer.get(f"/organizer/events/{event_id}").get_data(as_text=True)
+    assert "Announcement mode is off" in dashboard
+    assert post(organizer, f"/organizer/events/{event_id}/announce", {"action": "shuffle"}).status_code == 400
