@@ -156,7 +156,8 @@ def event_standings(session, event_id, tables=None):
         "teams": team_ranking(parts) if parts else [],
         "individuals": individual_ranking(parts) if parts else [],
         "ranked_by": ranking_rule(parts) if parts else "total",
-        "provisional": any(not t["finished"] for t in parts) or not parts,
+        # provisional until every table, including one still at its setup, has finished
+        "provisional": not parts or len(parts) < len(tables) or any(not t["finished"] for t in parts),
     }
 
 

@@ -73,6 +73,10 @@ def create_app(test_config=None):
         ensure_sample(s)
         ensure_password_from_env(s)
 
+    if os.environ.get("FACILITATOR_BEHIND_PROXY") or app.config.get("BEHIND_PROXY"):
+        # behind an HTTPS reverse proxy: trust its X-Forwarded-Proto/-Host/-For (one hop)
+        from werkzeug.middleware.proxy_fix import ProxyFix
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
     app.session_interface = SessionInterface()
     csrf.init_app(app)
     i18n.install_jinja(app.jinja_env)

@@ -12,6 +12,7 @@ import hmac
 from flask import Blueprint, jsonify, request, url_for
 
 from .. import services
+from ..i18n import gettext as _
 from ..i18n import translate_error
 from ..rules import IllegalMoveError, MalformedError, read_move
 from ..rules.standings import table_standing
@@ -37,8 +38,9 @@ def state(loaded):
 
 
 def _authorize(table_id):
-    """Writes need the table's host: its token as ``Authorization: Bearer <token>``, or a
-    browser session that opened the table (or the organizer's). Returns an error response or None."""
+    """A table is read and changed only by its host: its token as ``Authorization: Bearer
+    <token>``, or a browser session that opened the table (or the organizer's). Returns an
+    error response or None."""
     from ..storage.models import GameTable
     from .auth import may_host
     with db_session() as s:
@@ -52,7 +54,7 @@ def _authorize(table_id):
             return error(403, "forbidden", "this token does not open this table")
         if may_host(table):
             return None
-    return error(403, "forbidden", "only this table's host or the organizer may change it")
+    return error(403, "forbidden", "only this table's host or the organizer may open it")
 
 
 def _json_body():
@@ -82,14 +84,18 @@ def tables():
     from sqlmodel import select
 
     from ..storage.models import GameTable
+    from .auth import may_host
     with db_session() as s:
-        rows = s.exec(select(GameTable).order_by(GameTable.id)).all()
+        rows = [t for t in s.exec(select(GameTable).order_by(GameTable.id)).all() if may_host(t)]
         return jsonify({"tables": [{"id": t.id, "name": t.name,
                                     "url": url_for("api.table", table_id=t.id)} for t in rows]})
 
 
 @bp.get("/tables/<int:table_id>")
 def table(table_id):
+    err = _authorize(table_id)
+    if err:
+        return err
     with db_session() as s:
         try:
             loaded = services.load(s, table_id)
@@ -122,9 +128,12 @@ def post_move(table_id):
     except services.TableNotFound:
         return error(404, "not_found", f"no table {table_id}")
     except services.StaleMove as e:
+        # the same words as the host's screen says them
         return error(409, "already_recorded" if e.already else "stale",
-                     "this move was already recorded" if e.already else
-                     f"the table is at move #{e.actual}, not #{e.expected}: reload and try again",
+                     _("This move was already recorded; nothing was added.") if e.already else
+                     _("The table has changed on another device since this screen was drawn "
+                       "(move #{expected}, now #{actual}). The move was NOT recorded: check the "
+                       "screen and repeat it if needed.", expected=e.expected, actual=e.actual),
                      already_recorded=e.already, seq=e.actual)
     except IllegalMoveError as e:
         return error(422, e.code, translate_error(e), rule=e.rule)
@@ -153,16 +162,20 @@ def undo(table_id):
     except services.TableNotFound:
         return error(404, "not_found", f"no table {table_id}")
     except services.StaleMove as e:
-        return error(409, "stale", f"the table is at move #{e.actual}, not #{e.expected}: reload and try again",
+        return error(409, "stale", _("The table has changed on another device (move #{expected}, now #{actual}); "
+                                     "nothing was undone.", expected=e.expected, actual=e.actual),
                      already_recorded=False, seq=e.actual)
     except LookupError:
-        return error(409, "nothing_to_undo", "there is no move to undo")
+        return error(409, "nothing_to_undo", _("There is no move to undo"))
     out["undone"] = {"seq": target.seq}
     return jsonify(out), 200
 
 
 @bp.get("/tables/<int:table_id>/record")
 def record(table_id):
+    err = _authorize(table_id)
+    if err:
+        return err
     with db_session() as s:
         try:
             loaded = services.load(s, table_id)

@@ -17,7 +17,7 @@ def openapi_document(self_url="/api/v1/openapi.json"):
         "servers": [{"url": "/"}],
         "security": [{}, {"tableToken": []}, {"session": []}],
         "paths": {
-            "/api/v1/tables": {"get": {"summary": "List tables", "responses": {"200": {
+            "/api/v1/tables": {"get": {"summary": "The tables this client may open (every table for the organizer)", "responses": {"200": {
                 "description": "The tables", "content": {"application/json": {"schema": {
                     "type": "object", "properties": {"tables": {"type": "array", "items": {
                         "type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"},
@@ -27,7 +27,7 @@ def openapi_document(self_url="/api/v1/openapi.json"):
                 "parameters": [table_id],
                 "responses": {"200": {"description": "The state", "content": {"application/json": {
                     "schema": {"$ref": "#/components/schemas/TableState"}}}},
-                    "404": _error("No such table")}}},
+                    "403": _error("Not this table's host"), "404": _error("No such table")}}},
             "/api/v1/tables/{table_id}/moves": {"post": {
                 "summary": "Record a move after sequence number `after`",
                 "parameters": [table_id],
@@ -61,12 +61,13 @@ def openapi_document(self_url="/api/v1/openapi.json"):
                 "parameters": [table_id],
                 "responses": {"200": {"description": "The record", "content": {"application/json": {
                     "schema": {"type": "object"}}}},
-                    "404": _error("No such table"), "409": _error("The table has no players yet")}}},
+                    "403": _error("Not this table's host"), "404": _error("No such table"),
+                    "409": _error("The table has no players yet")}}},
         },
         "components": {
           "securitySchemes": {
             "tableToken": {"type": "http", "scheme": "bearer",
-                           "description": "The table's host token (from its host link); writes only"},
+                           "description": "The table's host token (from its host link)"},
             "session": {"type": "apiKey", "in": "cookie", "name": "session",
                         "description": "A browser session that opened the table by link or PIN, or the organizer's"}},
           "schemas": {

@@ -37,8 +37,9 @@ def projector_data(s, ev):
         "event": {"id": ev.id, "name": ev.name, "date": ev.date},
         "provisional": result["provisional"],
         "ranked_by": result["ranked_by"],
-        "teams": teams,
-        "individuals": result["individuals"][:10],
+        # while places are being announced, the places not yet revealed are not sent at all
+        "teams": revealed["teams"] if revealed else teams,
+        "individuals": [] if revealed else result["individuals"][:10],
         "announcement": revealed,
         "tables": [{"name": t.table.name, "round": t.standing["round"] if t.standing else None,
                     "finished": t.standing["finished"] if t.standing else False} for t in tables],

@@ -108,6 +108,8 @@ def test_the_announcement_steps_from_the_last_place_to_the_first(app, client, an
     assert [(t["place"], t["table"]) for t in ann["teams"]] == [(3, "Стол 3")]
     assert "Стол 3" in rendered and "Стол 1" not in rendered and "Стол 2" not in rendered
     assert "Top players" not in rendered  # nothing else gives the places away
+    data = english(anon_client).get(standings_url(event_id) + "?lang=en").get_json()
+    assert [t["table"] for t in data["teams"]] == ["Стол 3"] and data["individuals"] == []  # nor the JSON
 
     ann, rendered = step("next")
     assert [(t["place"], t["table"]) for t in ann["teams"]] == [(2, "Стол 1"), (3, "Стол 3")]

@@ -12,6 +12,8 @@ import pytest
 
 from facilitator import events
 
+from facilitator.storage.models import Event
+
 from .helpers import db, english, final_xp, game_record, import_table, new_event, text
 
 pytestmark = pytest.mark.db
@@ -162,3 +164,14 @@ def test_when_every_table_has_finished_the_results_are_final(app, anon_client):
     data = english(anon_client).get(f"/e/{event_id}/standings.json?lang=en").get_json()
     assert data["provisional"] is False
     assert "final results" in data["rendered"] and "provisional" not in data["rendered"]
+
+
+def test_a_table_still_at_its_setup_keeps_the_results_provisional(app):
+    """Every other table finished, one not seated yet: the event is not over."""
+    event_id = new_event(app)
+    import_table(app, event_id, "Стол 1", game_record(0, 3)[0])
+    with db(app) as s:
+        assert events.event_standings(s, event_id)["provisional"] is False
+        events.add_table(s, s.get(Event, event_id), "Стол 2")
+    with db(app) as s:
+        assert events.event_standings(s, event_id)["provisional"] is True
