@@ -24,14 +24,23 @@ class Record:
     moves: list = field(default_factory=list)
     extra: dict = field(default_factory=dict)  # unknown top-level keys, kept as they came
     raw_content: dict | None = None  # the inline pack as it came, written back unchanged
+    raw_players: list | None = None  # each player object as it came (declaration absent or null)
 
     def to_dict(self):
         out = {"format": RECORD_FORMAT, "table": self.table,
                "content": self.raw_content if self.raw_content is not None else self.pack.to_dict(),
-               "players": [p.to_dict() for p in self.players],
+               "players": [self._player_dict(i, p) for i, p in enumerate(self.players)],
                "moves": [m.to_dict() for m in self.moves]}
         out.update(self.extra)
         return out
+
+    def _player_dict(self, index, player):
+        """The player as read, when it still says the same (so ``write(read(x)) == x``);
+        otherwise, e.g. after an edit, the writer's canonical form."""
+        raws = self.raw_players or ()
+        if index < len(raws) and read_player(raws[index], f"players[{index}]") == player:
+            return raws[index]
+        return player.to_dict()
 
 
 class ReplayError(Exception):
@@ -59,17 +68,31 @@ def read_record(data):
     except PackError as err:
         first = err.problems[0]
         more = f" (and {len(err.problems) - 1} more)" if len(err.problems) > 1 else ""
-        raise MalformedError("content", "{problem}{more}", problem=str(first), more=more) from None
-    players = require(data, "players", "")
-    if not isinstance(players, list):
+        named = f"{first.item} {first.code}: " if first.item in ("card", "character") and first.code else ""
+        raise MalformedError(_content_path(first), "{problem}{more}", problem=named + first.message,
+                             more=more) from None
+    raw_players = require(data, "players", "")
+    if not isinstance(raw_players, list):
         raise MalformedError("players", "must be a list")
-    players = [read_player(p, f"players[{i}]") for i, p in enumerate(players)]
+    players = [read_player(p, f"players[{i}]") for i, p in enumerate(raw_players)]
     moves = require(data, "moves", "")
     if not isinstance(moves, list):
         raise MalformedError("moves", "must be a list")
     moves = [read_move(m, f"moves[{i}]") for i, m in enumerate(moves)]
     extra = {k: v for k, v in data.items() if k not in _KNOWN}
-    return Record(table=table, pack=pack, players=players, moves=moves, extra=extra, raw_content=content)
+    return Record(table=table, pack=pack, players=players, moves=moves, extra=extra, raw_content=content,
+                  raw_players=list(raw_players))
+
+
+def _content_path(problem):
+    """Where a pack problem sits inside the record: ``content.cards[3].gains``."""
+    lists = {"card": "cards", "character": "characters"}
+    if problem.item in lists and problem.index is not None:
+        head = f"content.{lists[problem.item]}[{problem.index}]"
+        return f"{head}.{problem.field}" if problem.field else head
+    if problem.item == "levels":
+        return f"content.levels{problem.field}"
+    return f"content.{problem.field}" if problem.field else "content"
 
 
 def write_record(record):
