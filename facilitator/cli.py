@@ -76,7 +76,17 @@ def cmd_replay(args):
     return 0
 
 
-def build_parser():
+#: subcommands defined next to the code they drive, loaded only when asked for (or for --help),
+#: so that ``replay`` starts without importing the web app, the database or the PDF engine
+EXTENSIONS = {
+    "serve": "facilitator.web.commands",
+    "organizer-password": "facilitator.web.commands",
+    "export": "facilitator.reports.commands",
+    "pack": "facilitator.content.commands",
+}
+
+
+def build_parser(command=None):
     parser = argparse.ArgumentParser(prog="facilitator",
                                      description="«16/25»: the host's assistant (rules, protocol, rankings)")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -87,28 +97,21 @@ def build_parser():
     p.add_argument("--json", action="store_true", help="print lyceum-standings/1 JSON instead of a table")
     p.set_defaults(func=cmd_replay)
 
-    for register in _extensions():
-        register(sub)
+    if command == "replay":
+        modules = []
+    elif command in EXTENSIONS:
+        modules = [EXTENSIONS[command]]
+    else:
+        modules = list(dict.fromkeys(EXTENSIONS.values()))
+    for module_name in modules:
+        __import__(module_name, fromlist=["register"]).register(sub)
     return parser
 
 
-def _extensions():
-    """Subcommands defined next to the code they drive (serve, export, pack ...)."""
-    found = []
-    for module_name in ("facilitator.web.commands", "facilitator.reports.commands",
-                        "facilitator.content.commands"):
-        try:
-            module = __import__(module_name, fromlist=["register"])
-        except ModuleNotFoundError as err:
-            if err.name and module_name.startswith(err.name):
-                continue
-            raise
-        found.append(module.register)
-    return found
-
-
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    command = next((a for a in argv if not a.startswith("-")), None)
+    args = build_parser(command).parse_args(argv)
     return args.func(args)
 
 

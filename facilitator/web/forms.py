@@ -24,7 +24,16 @@ class BaseForm(FlaskForm):
             return wtforms_i18n.get_translations([get_locale()])
 
 
-class SkillInputs(PlainForm):
+class NestedForm(PlainForm):
+    """A form inside a form (FormField, FieldList): WTForms gives it a Meta of its own, so it
+    needs the same translations as ``BaseForm`` or its messages stay English."""
+
+    class Meta:
+        def get_translations(self, form):
+            return wtforms_i18n.get_translations([get_locale()])
+
+
+class SkillInputs(NestedForm):
     """Five whole-number inputs, one per skill."""
 
     health = IntegerField(validators=[Optional()])
@@ -44,7 +53,7 @@ def _non_negative(form, field):
             raise ValidationError(_("SP cannot be negative ({skill}: {value})", skill=_(s), value=value))
 
 
-class PlayerForm(PlainForm):
+class PlayerForm(NestedForm):
     name = StringField(validators=[Optional(), Length(max=40)])
     born = DateField(validators=[Optional()])
     character = SelectField(validate_choice=False)
@@ -55,13 +64,30 @@ class PlayerForm(PlainForm):
         return not (self.name.data or "").strip()
 
 
+def _seats_beyond(field):
+    """Filled seats past the form's last one (a hand-made post): WTForms would drop them
+    silently, so they are counted and the setup refused instead."""
+    from flask import has_request_context, request
+    if not has_request_context():
+        return 0
+    prefix = field.name + "-"
+    seats = set()
+    for key, value in request.form.items():
+        if key.startswith(prefix) and key.endswith("-name") and value.strip():
+            index = key[len(prefix):-len("-name")]
+            if index.isdigit() and int(index) >= len(field.entries):
+                seats.add(index)
+    return len(seats)
+
+
 class SetupForm(BaseForm):
     players = FieldList(FormField(PlayerForm), min_entries=4, max_entries=4)
 
     def validate_players(self, field):
         filled = [p for p in field if not p.form.is_empty()]
-        if not 3 <= len(filled) <= 4:
-            raise ValidationError(_("A table has 3 or 4 players; fill in {count}", count=len(filled)))
+        count = len(filled) + _seats_beyond(field)
+        if not 3 <= count <= 4:
+            raise ValidationError(_("A table has 3 or 4 players; fill in {count}", count=count))
 
     def player_errors(self):
         """Per-player problems the rules would refuse anyway, said next to the field."""
@@ -164,8 +190,17 @@ class AllocateForm(AfterForm):
     player = StringField(validators=[InputRequired()])
     sp = FormField(SkillInputs)
 
-    def validate_sp(self, field):
-        _non_negative(self, field)
+    def validate(self, extra_validators=None):
+        # WTForms refuses in-line validators on a FormField (``validate_sp`` raised TypeError),
+        # so the non-negative check runs here, its message put on the skill's own field
+        ok = super().validate(extra_validators)
+        try:
+            _non_negative(self, self.sp)
+        except ValidationError as err:
+            bad = next(s for s in SKILLS if self.sp[s].data is not None and self.sp[s].data < 0)
+            self.sp[bad].errors.append(str(err))
+            ok = False
+        return ok
 
     def move(self):
         return Move("allocate", player=self.player.data, sp=self.sp.form.values())
