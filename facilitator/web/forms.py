@@ -140,7 +140,7 @@ class AfterForm(BaseForm):
 class SimpleMoveForm(AfterForm):
     """share, pass, play_deferred, finish: no fields besides the player."""
 
-    type = SelectField(choices=[(t, t) for t in ("share", "pass", "play_deferred", "finish")])
+    type = SelectField(choices=["share", "pass", "play_deferred", "finish"])
     player = StringField(validators=[Optional()])
 
     def move(self):
@@ -162,9 +162,9 @@ class RestForm(AfterForm):
 
 class DrawForm(AfterForm):
     player = StringField(validators=[InputRequired()])
-    color = SelectField(choices=[(c, c) for c in COLORS])
+    color = SelectField(choices=list(COLORS))
     card = StringField(validators=[Optional()])  # a pack code; or the hand-entered card below
-    decision = SelectField(choices=[(d, d) for d in ("play", "defer", "discard")])
+    decision = SelectField(choices=["play", "defer", "discard"])
     redistribute = FormField(SkillInputs)
     manual = HiddenField()  # JSON of a hand-entered card
     source = HiddenField()  # "deck" when the app's own deck drew the card

@@ -11,6 +11,7 @@ from datetime import date
 from io import BytesIO
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
+from wtforms import SelectChoice
 
 from .. import services
 from ..content.library import list_packs
@@ -71,7 +72,7 @@ def index():
             loaded = services.load(s, t.id)
             rows.append((t, loaded.game))
         form = NewTableForm()
-        form.pack.choices = [(p.id, f"{p.title} (v{p.version})") for p in list_packs(s)]
+        form.pack.choices = [SelectChoice(p.id, f"{p.title} (v{p.version})") for p in list_packs(s)]
     return render_template("host/index.html", rows=rows, form=form)
 
 
@@ -79,7 +80,7 @@ def index():
 def new_table():
     with db_session() as s:
         form = NewTableForm()
-        form.pack.choices = [(p.id, p.title) for p in list_packs(s)]
+        form.pack.choices = [SelectChoice(p.id, p.title) for p in list_packs(s)]
         if not form.validate():
             for field, errors in form.errors.items():
                 flash(f"{_(field)}: {'; '.join(errors)}", "error")
@@ -128,8 +129,8 @@ def export_record(table_id):
 
 # ----- setup --------------------------------------------------------------------------
 def _character_choices(pack):
-    return [("", _("— choose —")), (RANDOM, _("draw at random"))] + [
-        (c.code, f"{c.name} · {c.direction}") for c in pack.characters]
+    return [SelectChoice("", _("— choose —")), SelectChoice(RANDOM, _("draw at random"))] + [
+        SelectChoice(c.code, f"{c.name} · {c.direction}") for c in pack.characters]
 
 
 @bp.route("/table/<int:table_id>/setup", methods=["GET", "POST"])
