@@ -1,0 +1,122 @@
+"""Printed sheets as PDF: HTML print templates (``templates/print/``) rendered by WeasyPrint.
+
+* ``table_protocol_pdf``: one table's protocol, A4 landscape, with the XP-by-round chart;
+* ``event_results_pdf``: team and individual rankings, ready to hand to the organizer;
+* ``blank_protocol_pdf``: a paper backup with the players' names (and setup) filled in;
+* ``certificates_pdf``: one page per winner: each table's winner(s) and the winning table.
+
+Text is in the current locale (``facilitator.i18n.use_locale``). The templates ask for
+"DejaVu Sans" first (it has Cyrillic; the Debian package fonts-dejavu-core), with common
+fallbacks; WeasyPrint embeds the subset of the font it uses, so the PDF shows the same
+everywhere. Templates are found through the repository layout, as the web app finds its
+own: ``<repository>/templates/print/``.
+"""
+
+from datetime import datetime
+from functools import lru_cache
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
+
+import facilitator
+
+from ..i18n import get_locale, install_jinja, skill_name
+from ..rules import DECLARATION_BONUS, ROUNDS, SKILLS
+from ..rules.eras import age_in_round, era_of_round
+from ..rules.setup import start_skills, turn_order
+from . import text
+from .chart import PALETTE, xp_chart_svg
+from .event import build_event
+from .protocol import Protocol, build_protocol
+
+TEMPLATES = Path(facilitator.__file__).resolve().parent.parent / "templates"
+PRINT = TEMPLATES / "print"
+
+
+@lru_cache(maxsize=1)
+def environment():
+    """The Jinja environment of the print templates (translations follow the current locale)."""
+    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"]),
+                      trim_blocks=True, lstrip_blocks=True)
+    install_jinja(env)
+    env.filters.update(number=text.number, signed=text.signed_number, date=text.format_date,
+                       datetime=text.format_datetime, time=text.format_time, color_name=text.color_name,
+                       skill_changes=text.skill_changes)
+    env.globals.update(SKILLS=SKILLS, ROUNDS=ROUNDS, PALETTE=PALETTE, skill_short=text.skill_short,
+                       skill_name=skill_name, era_name=text.era_name, age_in_round=age_in_round,
+                       era_of_round=era_of_round, get_locale=get_locale)
+    return env
+
+
+def render_html(template, **context):
+    """A print template rendered to HTML text (also handy for looking at a layout in a browser)."""
+    return environment().get_template(f"print/{template}").render(**context)
+
+
+def html_to_pdf(html):
+    from weasyprint import HTML  # imported on first use: it takes a moment to load
+    return HTML(string=html, base_url=str(PRINT)).write_pdf()
+
+
+def _now(now):
+    return now or datetime.now().astimezone()
+
+
+def table_protocol_pdf(game, undone=None, event=None, now=None):
+    """One table's protocol as PDF bytes. ``game`` is a replayed ``Game`` or a built ``Protocol``."""
+    protocol = game if isinstance(game, Protocol) else build_protocol(game, undone=undone, event=event, now=now)
+    html = render_html("protocol.html", p=protocol, chart=Markup(xp_chart_svg(protocol, height=250)),
+                       has_time=any(r.at for r in protocol.log), bonus=DECLARATION_BONUS)
+    return html_to_pdf(html)
+
+
+def event_results_pdf(items, event=None, now=None):
+    """The event's team and individual rankings as PDF bytes (``items``: games or protocols)."""
+    results = build_event(items, event=event, now=_now(now))
+    return html_to_pdf(render_html("results.html", e=results))
+
+
+def certificates_pdf(items, event=None, now=None):
+    """One certificate page per winner: each table's winner(s), then the winning table(s) when
+    there are several tables. Provisional results are marked on the page."""
+    results = build_event(items, event=event, now=_now(now))
+    return html_to_pdf(render_html("certificates.html", e=results, certificates=results.certificates()))
+
+
+def blank_players(players, pack=None):
+    """Rows for the blank protocol: names always, setup (character, start skills, image, turn)
+    when ``players`` are ``PlayerSetup`` objects and the pack is given."""
+    rows = []
+    setups = [p for p in players if not isinstance(p, str)]
+    order = None
+    if pack is not None and setups and len(setups) == len(players):
+        try:
+            order = turn_order(pack, setups)
+        except (KeyError, ValueError):
+            order = None
+    for seat, p in enumerate(players):
+        if isinstance(p, str):
+            rows.append({"seat": seat + 1, "name": p})
+            continue
+        row = {"seat": seat + 1, "name": p.name, "born": p.born, "character": p.character,
+               "declaration": p.declaration, "declared": p.declared}
+        if pack is not None and p.character in pack.characters_by_code:
+            char = pack.characters_by_code[p.character]
+            row.update(character_name=char.name, start=start_skills(pack, p))
+        if order is not None:
+            row["turn"] = order.index(seat) + 1
+        rows.append(row)
+    return rows
+
+
+def blank_protocol_pdf(table, players, pack=None, event=None, now=None):
+    """A paper protocol to fill by hand, as PDF bytes. ``players`` are names (seating order) or
+    ``PlayerSetup`` objects; with ``pack`` their characters, start skills, declarations and
+    turn order are printed too."""
+    return html_to_pdf(render_html("blank.html", table=table, event=event, players=blank_players(players, pack),
+                                   made_at=_now(now), bonus=DECLARATION_BONUS))
+
+
+__all__ = ["table_protocol_pdf", "event_results_pdf", "certificates_pdf", "blank_protocol_pdf", "render_html",
+           "html_to_pdf", "environment", "TEMPLATES"]

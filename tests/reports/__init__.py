@@ -1,0 +1,1 @@
+"""Tests of the protocol workbooks and printed sheets (facilitator.reports)."""

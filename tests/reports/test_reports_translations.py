@@ -1,0 +1,60 @@
+"""Every text of the protocol workbooks and printed sheets has a Russian translation in
+facilitator/translations/ru/reports.po, with the placeholders the code fills in.
+
+The msgids are extracted the way a translator's tool does it (Babel's Python and Jinja2
+extractors, with ``N_`` marking ids defined in one place and translated where shown)."""
+
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_file
+from babel.messages.pofile import read_po
+
+from facilitator import i18n
+
+ROOT = Path(__file__).resolve().parents[2]
+KEYWORDS = {"_": None, "gettext": None, "N_": None, "ngettext": (1, 2)}
+CATALOG = ROOT / "facilitator" / "translations" / "ru" / "reports.po"
+
+
+def extract():
+    found = {}
+    for path in sorted((ROOT / "facilitator" / "reports").glob("*.py")):
+        for lineno, message, _c, _x in extract_from_file("python", str(path), keywords=KEYWORDS):
+            found.setdefault(message, f"{path.relative_to(ROOT)}:{lineno}")
+    for path in sorted((ROOT / "templates" / "print").glob("*.html")):
+        for lineno, message, _c, _x in extract_from_file("jinja2.ext.babel_extract", str(path), keywords=KEYWORDS,
+                                                       options={"extensions": "jinja2.ext.i18n"}):
+            found.setdefault(message, f"{path.relative_to(ROOT)}:{lineno}")
+    return found
+
+
+MESSAGES = extract()
+
+
+def fields(text):
+    return {name for _literal, name, _spec, _conv in string.Formatter().parse(text) if name is not None}
+
+
+def test_the_extraction_finds_code_templates_and_marked_headers():
+    assert "Card drawn and deferred" in MESSAGES          # protocol.py
+    assert "Deferred until round" in MESSAGES             # a log header marked with N_
+    assert "Certificate" in MESSAGES                      # certificates.html
+    assert "XP by round" in MESSAGES                      # chart.py
+    assert len(MESSAGES) > 150
+
+
+@pytest.mark.parametrize("message", sorted(MESSAGES), ids=str)
+def test_every_report_text_has_a_russian_translation_with_the_same_fields(message):
+    russian = i18n.translations("ru")._catalog.get(message)
+    assert russian, f"{MESSAGES[message]}: no Russian translation of {message!r}"
+    assert fields(russian) == fields(message), f"{MESSAGES[message]}: {message!r} -> {russian!r}"
+
+
+def test_the_reports_catalog_has_no_stale_entries():
+    """An entry nobody uses any more is a translation nobody checks."""
+    with CATALOG.open("rb") as fh:
+        catalog = read_po(fh, locale="ru")
+    stale = [m.id for m in catalog if m.id and m.id not in MESSAGES]
+    assert not stale, stale
