@@ -1,5 +1,7 @@
-"""The Russian translations stay complete: every text of the host's screens and every message
-of the rules engine has a Russian translation with the same {placeholders}.
+"""The Russian translations stay complete: every text of the app's screens (the host's tablet,
+the organizer's pages, the PIN page and the projector, the pack editor) and every message of
+the rules engine has a Russian translation with the same {placeholders}. The printed reports
+(``templates/print/``, ``reports.po``) are checked by their own tests.
 
 Message ids are English (facilitator/i18n.py); ``facilitator/translations/ru/*.po`` hold one
 catalog per part of the app, merged at run time. These tests extract the msgids the way a
@@ -35,21 +37,39 @@ JINJA = "jinja2.ext.babel_extract"
 
 
 # ----- what has to be translated ---------------------------------------------------------
+TEMPLATES = ROOT / "templates"
+#: template folders translated elsewhere: the printed protocol and results (reports.po)
+NOT_SCREENS = {"print"}
+
+
+def screen_templates():
+    """Every template of the screens: ``base.html`` and every folder of ``templates/`` but the
+    printed reports' (a folder added later is covered without touching this test)."""
+    return sorted(path for path in TEMPLATES.rglob("*.html")
+                  if path.relative_to(TEMPLATES).parts[0] not in NOT_SCREENS)
+
+
+def screen_modules():
+    """Every module of the web app, the service adapter and the events module (whose texts
+    the organizer's pages show)."""
+    return sorted((ROOT / "facilitator" / "web").glob("*.py")) + [ROOT / "facilitator" / "services.py",
+                                                                  ROOT / "facilitator" / "events.py"]
+
+
 def ui_sources():
-    """The host's screens: (extraction method, file) for every template and module of the web app."""
-    templates = [ROOT / "templates" / "base.html"] + sorted((ROOT / "templates" / "host").glob("*.html"))
-    modules = sorted((ROOT / "facilitator" / "web").glob("*.py")) + [ROOT / "facilitator" / "services.py"]
-    return [(JINJA, f) for f in templates] + [("python", f) for f in modules]
+    """The screens: (extraction method, file) for every template and module of the web app."""
+    return [(JINJA, f) for f in screen_templates()] + [("python", f) for f in screen_modules()]
 
 
 def extract_ui_messages():
-    """``{msgid: "file:line"}``; a plural message's id is its ``(singular, plural)`` pair."""
+    """``{msgid: ["file:line", ...]}``, every place a text is used; a plural message's id is
+    its ``(singular, plural)`` pair."""
     found = {}
     for method, path in ui_sources():
         options = {"extensions": "jinja2.ext.i18n"} if method == JINJA else {}
         for lineno, message, _comments, _context in extract_from_file(method, str(path), keywords=KEYWORDS,
                                                                        options=options):
-            found.setdefault(message, f"{path.relative_to(ROOT)}:{lineno}")
+            found.setdefault(message, []).append(f"{path.relative_to(ROOT)}:{lineno}")
     return found
 
 
@@ -155,7 +175,8 @@ def has_words(msgid):
 
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 
-UI_MESSAGES = extract_ui_messages()
+UI_PLACES = extract_ui_messages()
+UI_MESSAGES = {message: places[0] for message, places in UI_PLACES.items()}  # named on a failure
 ENGINE_TEMPLATES = engine_templates()
 DYNAMIC = dynamic_messages()
 
@@ -220,13 +241,42 @@ def test_a_msgid_in_two_catalogs_has_one_translation():
     assert not clashes, "\n".join(clashes)
 
 
-# ----- the host's screens --------------------------------------------------------------------
-def test_the_extractors_find_the_screens_texts():
-    """Guards the extraction itself: known texts of a template, a view and a plural are found."""
-    assert "Share experience" in UI_MESSAGES  # templates/host/turn.html
-    assert ("Winner: {names}", "Winners: {names}") in UI_MESSAGES  # ngettext in final.html
-    assert "The move was not recorded: {error}" in UI_MESSAGES  # facilitator/web/host.py
-    assert len(UI_MESSAGES) > 100
+# ----- the screens ----------------------------------------------------------------------------
+def test_the_extraction_covers_every_screen_and_no_printed_report():
+    folders = {path.relative_to(TEMPLATES).parts[0] for path in screen_templates()}
+    assert {"base.html", "host", "organizer", "public", "packs"} <= folders
+    assert not folders & NOT_SCREENS
+    names = {path.name for path in screen_modules()}
+    assert {"host.py", "organizer.py", "public.py", "packs.py", "auth.py", "api.py", "commands.py",
+            "services.py", "events.py"} <= names
+
+
+@pytest.mark.parametrize("message, where", [
+    ("Share experience", "templates/host/turn.html"),
+    (("Winner: {names}", "Winners: {names}"), "templates/host/final.html"),  # ngettext
+    ("The move was not recorded: {error}", "facilitator/web/host.py"),
+    ("Sign out", "templates/organizer/_signout.html"),  # an included partial
+    ("Open the projector view", "templates/organizer/event.html"),
+    ("access for the table hosts", "templates/organizer/access_sheet.html"),
+    ("provisional: the games are still on", "templates/public/_standings.html"),
+    ("No connection to the server: showing the last known results", "templates/public/projector.html"),
+    ("Enter your table's PIN", "templates/public/pin.html"),
+    ("Upload your deck", "templates/packs/index.html"),
+    ("Special (red cards only)", "templates/packs/card.html"),
+    ("Wrong password", "facilitator/web/organizer.py"),
+    ("No table has this PIN", "facilitator/web/public.py"),
+    ("Pack «{title}» imported (version {v})", "facilitator/web/packs.py"),
+    ("Sign in as the organizer to open this page", "facilitator/web/auth.py"),
+    ("There is no move to undo", "facilitator/web/api.py"),
+])
+def test_the_extractors_find_the_screens_texts(message, where):
+    """Guards the extraction itself: a known text of each kind of source is found where it is."""
+    assert message in UI_PLACES, f"{message!r} is not extracted from {where}"
+    assert any(place.startswith(where + ":") for place in UI_PLACES[message]), UI_PLACES[message]
+
+
+def test_the_extraction_finds_many_texts():
+    assert len(UI_MESSAGES) > 250
 
 
 @pytest.mark.parametrize("message", sorted(UI_MESSAGES, key=str), ids=str)
