@@ -25,7 +25,16 @@ PIN_DIGITS = 6
 
 
 class BackupError(ValueError):
-    pass
+    """A backup that cannot be restored: an English ``template`` with its ``params`` (and the
+    engine's error as ``cause``), so the organizer's screen can say it in Russian."""
+
+    def __init__(self, template, /, **params):
+        self.template = template
+        self.params = params
+        shown = {k: v for k, v in params.items() if k != "cause"}
+        if "cause" in params:
+            shown["error"] = str(params["cause"])
+        super().__init__(template.format(**shown))
 
 
 class EventExists(Exception):
@@ -207,7 +216,7 @@ def restore(session, data, rename=None):
     an event with the same name and date is never overwritten: ``EventExists`` is raised
     unless a new name is given."""
     if not isinstance(data, dict) or data.get("format") != BACKUP_FORMAT:
-        raise BackupError(f"not an event backup: the format must be {BACKUP_FORMAT!r}")
+        raise BackupError("not an event backup: the format must be {format!r}", format=BACKUP_FORMAT)
     info = data.get("event") or {}
     name = (rename or info.get("name") or "").strip()
     if not name:
@@ -223,7 +232,7 @@ def restore(session, data, rename=None):
             if t.get("record") is not None:
                 replay(read_record(t["record"]))
         except Exception as err:  # noqa: BLE001 - every reason is reported the same way
-            raise BackupError(f"table {i + 1} ({t.get('name')!r}): {err}") from None
+            raise BackupError("table {n} ({name!r}): {error}", n=i + 1, name=t.get("name"), cause=err) from None
         checked.append((t, pack))
     event_pack = read_pack(info["pack"]) if info.get("pack") else None
     event = create_event(session, name, info.get("date"),
@@ -245,5 +254,6 @@ def restore(session, data, rename=None):
             session.flush()
             services.load(session, table.id)  # the restored log replays, or the restore fails as a whole
         except Exception as err:  # noqa: BLE001 - the caller's transaction is rolled back: nothing is written
-            raise BackupError(f"table {i + 1} ({t.get('name')!r}): the log does not replay: {err}") from None
+            raise BackupError("table {n} ({name!r}): the log does not replay: {error}", n=i + 1,
+                              name=t.get("name"), cause=err) from None
     return event

@@ -109,6 +109,30 @@ def translate_error(err):
     return gettext(err.template, **params)
 
 
+def describe_error(err):
+    """Any refusal the screens show, in the current locale: rules errors by their template
+    (with the path of a malformed field), a record's illegal move with its number, an event
+    backup's problem with the table it concerns; anything else as it is."""
+    from .rules import ReplayError, RulesError
+    if isinstance(err, ReplayError):
+        move = gettext("{type} by {player}", type=gettext(err.move.type), player=err.move.player) \
+            if err.move.player is not None else gettext(err.move.type)
+        return gettext("move {number} ({move}): {error}", number=err.number, move=move,
+                       error=describe_error(err.error))
+    if isinstance(err, RulesError):
+        text = translate_error(err)
+        path = getattr(err, "path", None)
+        return f"{path}: {text}" if path else text
+    template = getattr(err, "template", None)
+    if template is not None and isinstance(getattr(err, "params", None), dict):
+        params = dict(err.params)
+        cause = params.pop("cause", None)
+        if cause is not None:
+            params["error"] = describe_error(cause)
+        return gettext(template, **params)
+    return str(err)
+
+
 def _localized(params):
     """Message parameters with the game's keys (skills, eras, colours) as names."""
     out = dict(params)

@@ -17,8 +17,9 @@ from .. import services
 from ..content.library import list_packs
 from ..content.search import find_cards
 from ..i18n import gettext as _
-from ..i18n import era_name, skill_name, translate_error
-from ..rules import (COLORS, ERA_BY_KEY, SKILLS, IllegalMoveError, MalformedError, RulesError, SetupError,
+from ..i18n import describe_error, era_name, skill_name, translate_error
+from ..rules import (COLORS, ERA_BY_KEY, SKILLS, IllegalMoveError, MalformedError, ReplayError, RulesError,
+                     SetupError,
                      age_in_round, era_of_round, turn_order_reason)
 from ..rules.deck import next_card
 from ..rules.pack import read_inline_card
@@ -105,11 +106,8 @@ def import_table():
     try:
         with db_session() as s:
             table_id = services.import_record(s, data).id
-    except MalformedError as err:
-        flash(_("The game record was not imported: {error}", error=str(err)), "error")
-        return redirect(url_for("host.index"), 303)
-    except Exception as err:  # a record breaking the rules: ReplayError or SetupError
-        flash(_("The game record was not imported: {error}", error=str(err)), "error")
+    except (RulesError, ReplayError) as err:  # malformed, or a move breaking the rules: nothing written
+        flash(_("The game record was not imported: {error}", error=describe_error(err)), "error")
         return redirect(url_for("host.index"), 303)
     flash(_("Game record imported"), "ok")
     return redirect(url_for("host.turn", table_id=table_id), 303)
@@ -125,6 +123,14 @@ def export_record(table_id):
     body = json.dumps(data, ensure_ascii=False, indent=2).encode("utf-8")
     name = f"record-{loaded.table.name}.json".replace(" ", "_")
     return send_file(BytesIO(body), mimetype="application/json", as_attachment=True, download_name=name)
+
+
+@bp.get("/table/<int:table_id>/<any('protocol.xlsx', 'protocol.pdf', 'blank.pdf'):kind>")
+def protocol(table_id, kind):
+    """The table's protocol as Excel or PDF, or a blank paper protocol with the names filled."""
+    from .downloads import table_download
+    with db_session() as s:
+        return table_download(s, table_id, kind)
 
 
 # ----- setup --------------------------------------------------------------------------

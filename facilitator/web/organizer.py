@@ -9,7 +9,9 @@ from flask import Blueprint, abort, flash, jsonify, redirect, render_template, r
 
 from .. import events, services
 from ..content.library import list_packs
+from ..i18n import describe_error
 from ..i18n import gettext as _
+from ..rules import ReplayError, RulesError
 from ..storage.models import ContentPackRow, Event, GameTable
 from . import db_session
 from .public import table_cache
@@ -237,8 +239,8 @@ def import_record(event_id):
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         flash(_("Not a game record: the file is not valid JSON ({error})", error=str(err)), "error")
         return redirect(url_for("organizer.event", event_id=event_id), 303)
-    except Exception as err:  # malformed or breaking the rules: nothing was written
-        flash(_("The game record was not imported: {error}", error=str(err)), "error")
+    except (RulesError, ReplayError) as err:  # malformed or breaking the rules: nothing was written
+        flash(_("The game record was not imported: {error}", error=describe_error(err)), "error")
         return redirect(url_for("organizer.event", event_id=event_id), 303)
     flash(_("Game record imported as table «{name}»", name=name), "ok")
     return redirect(url_for("organizer.event", event_id=event_id), 303)
@@ -272,7 +274,7 @@ def restore():
                 "event another name to keep both.", name=err.name), "error")
         return redirect(url_for("organizer.home"), 303)
     except (UnicodeDecodeError, json.JSONDecodeError, events.BackupError, KeyError, TypeError) as err:
-        flash(_("The backup was not restored: {error}", error=str(err)), "error")
+        flash(_("The backup was not restored: {error}", error=describe_error(err)), "error")
         return redirect(url_for("organizer.home"), 303)
     flash(_("Event restored"), "ok")
     return redirect(url_for("organizer.event", event_id=event_id), 303)

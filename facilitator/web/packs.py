@@ -21,9 +21,16 @@ bp = Blueprint("packs", __name__, url_prefix="/organizer/packs")
 
 
 def problem_text(problem):
-    """A pack problem in the current language, worded as the import words it."""
-    from ..content.importing import problem_message
-    return problem_message(problem)
+    """A pack problem in the current language, worded as the import words it (the eras and
+    colours a problem lists by their names, as the editor's drop-down lists show them)."""
+    from ..content.importing import color_name, era_name, problem_template
+    from ..content.importing import problem_text as fill
+    params = dict(problem.params)
+    if problem.key == "unknown_era":
+        params["allowed"] = ", ".join(era_name(e) for e in ERA_KEYS)
+    elif problem.key == "unknown_color":
+        params["allowed"] = ", ".join(color_name(c) for c in COLORS)
+    return fill(problem_template(problem), params)
 
 
 def _row_or_404(s, key, version=None):
@@ -100,6 +107,22 @@ def _field_of(problem):
     return (problem.field or "").split(".")[0].split("[")[0] or "general"
 
 
+def _took_code_of(problem, data, item, index):
+    """Whether ``problem`` is the engine's duplicate-code problem reported on *another* item
+    because the edited one (listed before it) took that item's code: it belongs next to the
+    edited item's code field."""
+    return (problem.key == "duplicate_code" and problem.item == item and index is not None
+            and problem.index != index and problem.code == data[item + "s"][index].get("code"))
+
+
+def _code_taken_text(problem):
+    """The duplicate-code sentence naming the other item (the engine names the first one,
+    which here is the edited item itself)."""
+    from ..content.importing import problem_template
+    from ..content.importing import problem_text as fill
+    return fill(problem_template(problem), dict(problem.params, first=problem.index + 1))
+
+
 def _save(s, row, data, item, index, errors):
     """Validate the whole edited pack; store it as a new version when it has no problem.
     Returns the new row or None (``errors`` filled, by field, for the edited item)."""
@@ -107,13 +130,16 @@ def _save(s, row, data, item, index, errors):
         return None
     _pack, problems = pack_problems(data)
     if problems:
+        from ..content.importing import from_pack_problem
         for p in problems:
             if p.item == item and (index is None or p.index == index):
                 errors.setdefault(_field_of(p), []).append(problem_text(p))
+            elif _took_code_of(p, data, item, index):
+                errors.setdefault("code", []).append(_code_taken_text(p))
             elif item == "levels" and p.item in ("levels", "pack"):
                 errors.setdefault("levels", []).append(problem_text(p))
             else:
-                errors.setdefault("general", []).append(f"{p.where()}: {problem_text(p)}")
+                errors.setdefault("general", []).append(str(from_pack_problem(p)))
         return None
     from ..rules import read_pack
     new = store_pack(s, read_pack(data))
@@ -138,6 +164,8 @@ def card(key, code):
                                                                    "color": request.args.get("color", "green")}
         if request.method == "POST":
             if request.form.get("delete"):
+                if index is None:  # nothing to delete on the "new" form
+                    abort(404)
                 del data["cards"][index]
                 if _save(s, row, data, "card", None, errors):
                     return redirect(url_for("packs.show", key=key), 303)
@@ -168,6 +196,8 @@ def character(key, code):
         values = data["characters"][index] if index is not None else {"skills": {}}
         if request.method == "POST":
             if request.form.get("delete"):
+                if index is None:  # nothing to delete on the "new" form
+                    abort(404)
                 del data["characters"][index]
                 if _save(s, row, data, "character", None, errors):
                     return redirect(url_for("packs.show", key=key), 303)
