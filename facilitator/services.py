@@ -8,6 +8,8 @@ or a second tablet finds the number taken and changes nothing (decision 4).
 """
 
 import json
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -87,9 +89,46 @@ def get_table(session, table_id):
     return table
 
 
-def load(session, table_id):
+class _ReplayCache:
+    """Replayed games of the most recently used tables, by everything the replay depends on
+    (the table's setup and name, its pack version and the last row of its log). A cached game
+    is only read, never moved: a write replays its own copy and then stores it here."""
+
+    def __init__(self, size=256):
+        self.size = size
+        self._items = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(table, log):
+        last = log[-1] if log else None
+        return (table.id, table.created_at, table.name, table.players, table.pack_id, len(log),
+                last and (last.id, last.seq, last.kind, last.data, last.undoes))
+
+    def get(self, key):
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None:
+                self._items.move_to_end(key)
+            return hit
+
+    def put(self, key, value):
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+_replays = _ReplayCache()
+
+
+def load(session, table_id, fresh=False):
     """Replay a table's log. The stored log was checked move by move when it was written, so
-    a replay failure here means the pack or engine changed under it: it is raised, not hidden."""
+    a replay failure here means the pack or engine changed under it: it is raised, not hidden.
+
+    ``fresh`` replays a private copy that the caller may move (writes do); otherwise a game
+    replayed earlier from exactly the same log may be shared, read-only."""
     table = get_table(session, table_id)
     pack_row = session.get(ContentPackRow, table.pack_id)
     pack = pack_of(pack_row)
@@ -97,10 +136,17 @@ def load(session, table_id):
     undone = {r.undoes: r for r in log if r.kind == "undo"}
     loaded = LoadedTable(table=table, pack_row=pack_row, pack=pack, game=None, log=log, undone=undone)
     if table.players:
-        game = Game(pack, loaded.players, table=table.name)
-        for row in loaded.active:
-            loaded.results[row.seq] = game.apply(read_move(json.loads(row.data)))
-        loaded.game = game
+        key = _ReplayCache.key(table, log)
+        hit = None if fresh else _replays.get(key)
+        if hit is not None:
+            loaded.game, loaded.results = hit
+        else:
+            game = Game(pack, loaded.players, table=table.name)
+            for row in loaded.active:
+                loaded.results[row.seq] = game.apply(read_move(json.loads(row.data)))
+            loaded.game = game
+            if not fresh:
+                _replays.put(key, (game, loaded.results))
     return loaded
 
 
@@ -149,7 +195,7 @@ def record_move(session, table_id, move, after, author=None):
     Raises ``StaleMove`` (the table is not at ``after``), ``IllegalMoveError`` (the rules refuse
     it), ``SetupLocked``/``MalformedError`` for a table without players.
     """
-    loaded = load(session, table_id)
+    loaded = load(session, table_id, fresh=True)
     if loaded.game is None:
         raise MalformedError("players", "the table has no players yet: finish the setup first")
     data = move.to_dict()
@@ -162,6 +208,9 @@ def record_move(session, table_id, move, after, author=None):
     _append(session, row, after, data)
     loaded.log.append(row)
     loaded.results[row.seq] = result
+    # the screen drawn next shows exactly this game: keep it for that read
+    session.flush()
+    _replays.put(_ReplayCache.key(loaded.table, loaded.log), (loaded.game, dict(loaded.results)))
     return loaded, result
 
 

@@ -27,7 +27,38 @@ def _reachable_postgres():
     return None
 
 
-POSTGRES_URL = _reachable_postgres()
+SERVER_URL = _reachable_postgres()
+
+
+def _own_database(server_url):
+    """A database of this test run's own on the server (so parallel runs never drop each
+    other's tables), or the server's ``test`` database if one cannot be created."""
+    if server_url is None:
+        return None, None
+    import psycopg
+    name = f"test_facilitator_{os.getpid()}"
+    dsn = server_url.replace("postgresql+psycopg://", "postgresql://")
+    try:
+        admin = psycopg.connect(dsn, autocommit=True, connect_timeout=3)
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        admin.execute(f'CREATE DATABASE "{name}"')
+    except Exception:
+        return server_url, None
+    return server_url.rsplit("/", 1)[0] + "/" + name, (admin, name)
+
+
+POSTGRES_URL, _ADMIN = _own_database(SERVER_URL)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if _ADMIN is not None:
+        from facilitator.storage.db import dispose_all
+        dispose_all()
+        admin, name = _ADMIN
+        try:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            admin.close()
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
     POSTGRES_URL is None, reason="no PostgreSQL server reachable on 127.0.0.1:5432"))]
 

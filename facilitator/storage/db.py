@@ -47,7 +47,8 @@ def get_engine(url=None):
             engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 5})
             event.listen(engine, "connect", _sqlite_pragmas)
         else:
-            engine = create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+            # no pre-ping: it costs a round trip per request; connections are recycled instead
+            engine = create_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800)
         _engines[url] = engine
     return _engines[url]
 
