@@ -6,7 +6,7 @@
 * ``certificates_pdf``: one page per winner: each table's winner(s) and the winning table.
 
 Text is in the current locale (``facilitator.i18n.use_locale``). The templates ask for
-"DejaVu Sans" first (it has Cyrillic; the Debian package fonts-dejavu-core), with common
+"DejaVu Sans", shipped with the app in ``static/fonts`` (it has Cyrillic), with common
 fallbacks; WeasyPrint embeds the subset of the font it uses, so the PDF shows the same
 everywhere. Templates are found through the repository layout, as the web app finds its
 own: ``<repository>/templates/print/``.
@@ -32,6 +32,7 @@ from .protocol import Protocol, build_protocol
 
 TEMPLATES = Path(facilitator.__file__).resolve().parent.parent / "templates"
 PRINT = TEMPLATES / "print"
+FONTS = (TEMPLATES.parent / "static" / "fonts").as_uri()  # DejaVu Sans, shipped with the app
 
 
 @lru_cache(maxsize=1)
@@ -45,7 +46,7 @@ def environment():
                        skill_changes=text.skill_changes)
     env.globals.update(SKILLS=SKILLS, ROUNDS=ROUNDS, PALETTE=PALETTE, skill_short=text.skill_short,
                        skill_name=skill_name, era_name=text.era_name, age_in_round=age_in_round,
-                       era_of_round=era_of_round, get_locale=get_locale)
+                       era_of_round=era_of_round, get_locale=get_locale, FONTS=FONTS)
     return env
 
 

@@ -214,7 +214,8 @@ def access_sheet(event_id):
             link = _host_url(table)
             cards.append({"name": table.name, "host": table.host_name, "pin": table.pin, "url": link,
                           "qr": segno.make(link, error="m").svg_inline(scale=4, border=2)})
-    html = render_template("organizer/access_sheet.html", event=ev, cards=cards,
+    from ..reports.pdf import FONTS
+    html = render_template("organizer/access_sheet.html", event=ev, cards=cards, fonts=FONTS,
                            pin_url=url_for("public.pin", _external=True))
     pdf = HTML(string=html, base_url=request.host_url).write_pdf()
     return send_file(BytesIO(pdf), mimetype="application/pdf", as_attachment=True,
