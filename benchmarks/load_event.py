@@ -3,7 +3,12 @@ PostgreSQL, 60 tables played concurrently to the end by scripted hosts over the 
 while 100 clients poll the projector's standings. Loopback only; bounded in time; stops by
 itself.
 
-    python benchmarks/load_event.py [--tables 60] [--pollers 100] [--think 0.0] [--db postgresql|sqlite]
+    python benchmarks/load_event.py [--tables 60] [--pollers 100] [--think 2.0] [--db postgresql|sqlite]
+
+Each scripted host waits ``--think`` seconds between its moves (2 s by default: a real host
+reads the card aloud and the player decides, so a table makes a move every 20-60 s; 2 s is
+ten times faster than a busy table). ``--think 0`` measures the saturation throughput
+instead: then every host queues behind the others and latency shows the queue, not a move.
 
 Reports moves per second, median and 95th percentile move latency, projector polls per
 second, and then checks every table's log against the moves each host sent: none lost,
@@ -183,7 +188,7 @@ def main():
     ap.add_argument("--tables", type=int, default=60)
     ap.add_argument("--pollers", type=int, default=100)
     ap.add_argument("--poll-interval", type=float, default=3.0, help="seconds between polls (the projector page polls every 3 s)")
-    ap.add_argument("--think", type=float, default=0.0, help="seconds a host waits between moves")
+    ap.add_argument("--think", type=float, default=2.0, help="seconds a host waits between moves")
     ap.add_argument("--threads", type=int, default=16, help="waitress worker threads")
     ap.add_argument("--db", choices=("postgresql", "sqlite"), default="postgresql")
     ap.add_argument("--seed", type=int, default=2026)
@@ -200,9 +205,10 @@ def main():
         port = free_port()
         env = dict(os.environ, DATABASE_URL=url, FACILITATOR_INSTANCE=str(Path(tmp.name) / "instance"),
                    FACILITATOR_ORGANIZER_PASSWORD="load-test-password")
+        server_log = open(Path(tmp.name) / "server.log", "w+")
         server = subprocess.Popen([sys.executable, "-m", "facilitator", "serve", "--host", "127.0.0.1",
                                    "--port", str(port), "--threads", str(args.threads)],
-                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp.name)
+                                  env=env, stdout=server_log, stderr=subprocess.STDOUT, cwd=tmp.name)
         for _ in range(100):
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
@@ -210,7 +216,8 @@ def main():
             except OSError:
                 time.sleep(0.1)
         else:
-            raise SystemExit("the server did not start: " + server.stderr.read().decode()[-2000:])
+            server_log.seek(0)
+            raise SystemExit("the server did not start: " + server_log.read()[-2000:])
 
         stop = threading.Event()
         hosts = [Host(port, tid, token, players, args.seed + i, args.think, stop)
@@ -221,6 +228,7 @@ def main():
         start = time.perf_counter()
         for h in hosts:
             h.start()
+            time.sleep(args.think / len(hosts))  # hosts do not all tap at the same instant
         deadline = start + DEADLINE_SECONDS
         for h in hosts:
             h.join(max(0.1, deadline - time.perf_counter()))
@@ -248,6 +256,9 @@ def main():
             print(f"  error at table {table_id}: {e}")
         for p in problems[:10]:
             print(f"  {p}")
+        if errors:
+            server_log.seek(0)
+            print("server log (end):\n" + server_log.read()[-3000:])
         ok = not problems and not errors and p95 < 0.2
         print("RESULT:", "PASS" if ok else "FAIL")
         return 0 if ok else 1

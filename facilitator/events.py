@@ -136,19 +136,21 @@ def progress(session, event_id, cache=None):
     heads = {tid: (top, last) for tid, top, last in session.exec(
         select(MoveRow.table_id, func.max(MoveRow.id), func.max(MoveRow.created_at))
         .where(MoveRow.table_id.in_([t.id for t in tables])).group_by(MoveRow.table_id)).all()}
+    keys = {t.id: (t.id, t.created_at, t.name, t.players, t.pack_id, heads.get(t.id, (None, None))[0])
+            for t in tables}
+    hits = {t.id: cache.get(keys[t.id]) if cache is not None else None for t in tables}
+    missing = [t for t in tables if hits[t.id] is None]
+    for table_id, loaded in services.load_many(session, missing).items():
+        standing = table_standing(loaded.game) if loaded.game is not None else None
+        hits[table_id] = (standing, len(loaded.active))
+        if cache is not None:
+            if len(cache) > 4096:
+                cache.clear()
+            cache[keys[table_id]] = hits[table_id]
     out = []
     for table in tables:
-        top, last = heads.get(table.id, (None, None))
-        key = (table.id, table.name, table.created_at, table.players, table.pack_id, top)  # a rename too
-        hit = cache.get(key) if cache is not None else None
-        if hit is None:
-            loaded = services.load(session, table.id)
-            standing = table_standing(loaded.game) if loaded.game is not None else None
-            hit = (standing, len(loaded.active))
-            if cache is not None:
-                if len(cache) > 4096:
-                    cache.clear()
-                cache[key] = hit
+        last = heads.get(table.id, (None, None))[1]
+        hit = hits[table.id]
         standing, moves = hit
         out.append(TableProgress(table=table, standing=standing, moves=moves, last_move_at=last))
     return out

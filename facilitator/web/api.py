@@ -37,23 +37,22 @@ def state(loaded):
     return out
 
 
-def _authorize(table_id):
+def _authorize(s, table_id):
     """A table is read and changed only by its host: its token as ``Authorization: Bearer
     <token>``, or a browser session that opened the table (or the organizer's). Returns an
-    error response or None."""
+    error response or None. Runs in the request's own database session."""
     from ..storage.models import GameTable
     from .auth import may_host
-    with db_session() as s:
-        table = s.get(GameTable, table_id)
-        if table is None:
-            return error(404, "not_found", f"no table {table_id}")
-        header = request.headers.get("Authorization", "")
-        if header.startswith("Bearer ") and table.token:
-            if hmac.compare_digest(header[7:].strip().encode(), table.token.encode()):
-                return None
-            return error(403, "forbidden", "this token does not open this table")
-        if may_host(table):
+    table = s.get(GameTable, table_id)
+    if table is None:
+        return error(404, "not_found", f"no table {table_id}")
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer ") and table.token:
+        if hmac.compare_digest(header[7:].strip().encode(), table.token.encode()):
             return None
+        return error(403, "forbidden", "this token does not open this table")
+    if may_host(table):
+        return None
     return error(403, "forbidden", "only this table's host or the organizer may open it")
 
 
@@ -93,10 +92,10 @@ def tables():
 
 @bp.get("/tables/<int:table_id>")
 def table(table_id):
-    err = _authorize(table_id)
-    if err:
-        return err
     with db_session() as s:
+        err = _authorize(s, table_id)
+        if err:
+            return err
         try:
             loaded = services.load(s, table_id)
         except services.TableNotFound:
@@ -108,9 +107,6 @@ def table(table_id):
 
 @bp.post("/tables/<int:table_id>/moves")
 def post_move(table_id):
-    err = _authorize(table_id)
-    if err:
-        return err
     body, err = _json_body()
     if err:
         return err
@@ -123,6 +119,9 @@ def post_move(table_id):
         return error(400, "malformed", translate_error(e), path=e.path)
     try:
         with db_session() as s:
+            err = _authorize(s, table_id)
+            if err:
+                return err
             loaded, result = services.record_move(s, table_id, move, after, author="api")
             out = state(loaded)
     except services.TableNotFound:
@@ -145,9 +144,6 @@ def post_move(table_id):
 
 @bp.post("/tables/<int:table_id>/undo")
 def undo(table_id):
-    err = _authorize(table_id)
-    if err:
-        return err
     body, err = _json_body()
     if err:
         return err
@@ -156,6 +152,9 @@ def undo(table_id):
         return err
     try:
         with db_session() as s:
+            err = _authorize(s, table_id)
+            if err:
+                return err
             target = services.undo(s, table_id, after, author="api")
             loaded = services.load(s, table_id)
             out = state(loaded)
@@ -173,10 +172,10 @@ def undo(table_id):
 
 @bp.get("/tables/<int:table_id>/record")
 def record(table_id):
-    err = _authorize(table_id)
-    if err:
-        return err
     with db_session() as s:
+        err = _authorize(s, table_id)
+        if err:
+            return err
         try:
             loaded = services.load(s, table_id)
         except services.TableNotFound:

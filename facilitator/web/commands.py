@@ -34,7 +34,10 @@ def cmd_serve(args):
     address = lan_address() if args.host in ("0.0.0.0", "") else args.host
     print(f"facilitator: open http://{address}:{args.port}/ on the tablets "
           f"(database: {app.config['DATABASE_URL'].split('@')[-1]})", flush=True)
-    serve(app, host=args.host, port=args.port, threads=args.threads, ident="facilitator")
+    # every tablet and projector keeps its connection open: waitress's default limit of 100
+    # open connections would leave later clients waiting at a big event
+    serve(app, host=args.host, port=args.port, threads=args.threads, ident="facilitator",
+          connection_limit=args.connection_limit, channel_timeout=120)
     return 0
 
 
@@ -71,6 +74,8 @@ def register(sub):
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--threads", type=int, default=8)
+    p.add_argument("--connection-limit", type=int, default=1000,
+                   help="open connections served at once (tablets, projectors, browsers)")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("organizer-password", help="set the organizer's password (stored hashed)")

@@ -2,6 +2,8 @@
 with conditional requests), and the two ways a host opens their table (link or PIN)."""
 
 import json
+import threading
+import time
 
 from flask import Blueprint, abort, flash, jsonify, make_response, redirect, render_template, request, url_for
 from sqlmodel import select
@@ -54,31 +56,43 @@ def projector(event_id):
     return render_template("public/projector.html", data=data)
 
 
+def _refresh(event_id, entry):
+    """The projector's body for the event now: recomputed only if the event changed."""
+    from ..i18n import get_locale
+    with db_session() as s:
+        ev = s.get(Event, event_id) or abort(404)
+        version = events.event_version(s, event_id)
+        if entry is None or entry["version"] != version:
+            data = projector_data(s, ev)
+            data["rendered"] = render_template("public/_standings.html", data=data)
+            entry = {"version": version, "etag": f"{version}-{get_locale()}",
+                     "body": json.dumps(data, ensure_ascii=False)}
+        else:
+            entry = dict(entry)
+    entry["at"] = time.monotonic()
+    return entry
+
+
 @bp.get("/e/<int:event_id>/standings.json")
 def standings_json(event_id):
     """The projector's data with an ETag: 304 when nothing changed. However many projectors
     poll, the standings are computed at most once a second and once per change."""
-    import time
-
     from flask import current_app
 
     from ..i18n import get_locale
     cache = current_app.extensions.setdefault("facilitator.projector_cache", {})
     key = (event_id, get_locale())
+    lock = cache.setdefault(("lock",) + key, threading.Lock())
     entry = cache.get(key)
-    now = time.monotonic()
-    # a projector's standings may be this old (PROJECTOR_FRESH_SECONDS, 1 s by default)
-    if entry is None or now - entry["at"] >= current_app.config["PROJECTOR_FRESH_SECONDS"]:
-        with db_session() as s:
-            ev = s.get(Event, event_id) or abort(404)
-            version = events.event_version(s, event_id)
-            if entry is None or entry["version"] != version:
-                data = projector_data(s, ev)
-                data["rendered"] = render_template("public/_standings.html", data=data)
-                entry = {"version": version, "etag": f"{version}-{get_locale()}",
-                         "body": json.dumps(data, ensure_ascii=False)}
-        entry["at"] = now
-        cache[key] = entry
+    # a projector's standings may be this old (PROJECTOR_FRESH_SECONDS, 1 s by default); while
+    # one request recomputes them, the others are answered from the previous computation
+    if entry is None or time.monotonic() - entry["at"] >= current_app.config["PROJECTOR_FRESH_SECONDS"]:
+        if lock.acquire(blocking=entry is None):
+            try:
+                entry = _refresh(event_id, cache.get(key))
+                cache[key] = entry
+            finally:
+                lock.release()
     if request.if_none_match.contains_weak(entry["etag"]):
         response = make_response("", 304)
     else:
