@@ -3,7 +3,7 @@
 from dataclasses import dataclass, field
 
 from .errors import MalformedError
-from .fields import read_int, read_object, read_skill_map, read_text, require
+from .fields import FieldErrors, read_int, read_object, read_skill_map, read_text, require
 from .eras import ERA_KEYS
 from .skills import SKILLS, compact, total
 
@@ -136,48 +136,67 @@ def colour_problems(card):
     return [(b.field, b.message) for b in colour_breaks(card)]
 
 
-def read_card(data, path, require_code=True, require_era=True):
-    """Parse one card object; raises ``MalformedError`` on the first bad field.
+def read_card(data, path, require_code=True, require_era=True, errors=None):
+    """Parse one card object. Every bad field is noted in ``errors`` (a ``FieldErrors``) and the
+    card is None; without ``errors`` the first bad field raises ``MalformedError``.
 
     Colour rules are not checked here (see ``colour_problems``) so a pack can list them all.
     """
+    own = errors is None
+    errors = FieldErrors() if own else errors
     data = read_object(data, path)
-    code = data.get("code")
-    if require_code or code is not None:
-        code = read_text(require(data, "code", path), f"{path}.code")
-    era = data.get("era")
-    if require_era or era is not None:
+    before = len(errors.errors)
+    take = errors.take
+
+    def era_of():
         era = require(data, "era", path)
         if era not in ERA_KEYS:
             raise MalformedError(f"{path}.era", "unknown era {era!r}; the eras are {allowed}",
                                  era=era, allowed=", ".join(ERA_KEYS))
-    color = require(data, "color", path)
-    if color not in COLORS:
-        raise MalformedError(f"{path}.color", "unknown colour {color!r}; the colours are {allowed}",
-                             color=color, allowed=", ".join(COLORS))
-    title = read_text(require(data, "title", path), f"{path}.title")
-    text = data.get("text") or ""
-    if not isinstance(text, str):
-        raise MalformedError(f"{path}.text", "must be a text")
-    special = data.get("special")
-    if special is not None:
+        return era
+
+    def color_of():
+        color = require(data, "color", path)
+        if color not in COLORS:
+            raise MalformedError(f"{path}.color", "unknown colour {color!r}; the colours are {allowed}",
+                                 color=color, allowed=", ".join(COLORS))
+        return color
+
+    def text_of():
+        text = data.get("text") or ""
+        if not isinstance(text, str):
+            raise MalformedError(f"{path}.text", "must be a text")
+        return text
+
+    def special_of():
+        special = data.get("special")
+        if special is None:
+            return None
         special = read_object(special, f"{path}.special")
         redistribute = special.get("redistribute")
         if redistribute is not None:
             redistribute = read_int(redistribute, f"{path}.special.redistribute", minimum=1)
-        special = Special(
-            text=read_text(special.get("text", ""), f"{path}.special.text", required=False) or "",
-            redistribute=redistribute,
-        )
-    return Card(
-        code=code,
-        era=era,
-        color=color,
-        title=title,
-        text=text,
-        conditions=read_skill_map(data.get("conditions"), f"{path}.conditions"),
-        losses=read_skill_map(data.get("losses"), f"{path}.losses"),
-        gains=read_skill_map(data.get("gains"), f"{path}.gains"),
-        free=read_int(data.get("free", 0) or 0, f"{path}.free", minimum=0),
-        special=special,
+        return Special(text=read_text(special.get("text", ""), f"{path}.special.text", required=False) or "",
+                       redistribute=redistribute)
+
+    code = data.get("code")
+    if require_code or code is not None:
+        code = take(lambda: read_text(require(data, "code", path), f"{path}.code"))
+    era = data.get("era")
+    if require_era or era is not None:
+        era = take(era_of)
+    fields = dict(
+        color=take(color_of),
+        title=take(lambda: read_text(require(data, "title", path), f"{path}.title")),
+        text=take(text_of, ""),
+        special=take(special_of),
+        conditions=take(lambda: read_skill_map(data.get("conditions"), f"{path}.conditions"), {}),
+        losses=take(lambda: read_skill_map(data.get("losses"), f"{path}.losses"), {}),
+        gains=take(lambda: read_skill_map(data.get("gains"), f"{path}.gains"), {}),
+        free=take(lambda: read_int(data.get("free", 0) or 0, f"{path}.free", minimum=0), 0),
     )
+    if own:
+        errors.raise_first()
+    if len(errors.errors) > before:
+        return None
+    return Card(code=code, era=era, **fields)

@@ -53,3 +53,24 @@ def require(obj, key, path):
     if key not in obj:
         raise MalformedError(f"{path}.{key}" if path else key, "is missing")
     return obj[key]
+
+
+class FieldErrors:
+    """Reads an object field by field and keeps every ``MalformedError`` instead of stopping at
+    the first, so a pack lists every problem of a card at once. ``take`` returns the field's
+    value, or ``default`` after noting what was wrong."""
+
+    def __init__(self):
+        self.errors = []
+
+    def take(self, read, default=None):
+        try:
+            return read()
+        except MalformedError as err:
+            self.errors.append(err)
+            return default
+
+    def raise_first(self):
+        """For a single object outside a pack: the first problem, as a plain refusal."""
+        if self.errors:
+            raise self.errors[0]

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from .cards import Card, colour_breaks, colour_problems, read_card
 from .errors import MalformedError, PackError, Problem
-from .fields import is_int, read_skill_map, read_text, require
+from .fields import FieldErrors, is_int, read_skill_map, read_text, require
 from .skills import SKILLS
 
 PACK_FORMAT = "lyceum-pack/1"
@@ -104,26 +104,26 @@ MALFORMED_KEYS = {
 
 
 def _collect(problems, item, index, code, fn):
-    """Run a parser; turn its ``MalformedError`` into a ``Problem``. Returns its result or None."""
-    try:
-        return fn()
-    except MalformedError as err:
+    """Run a parser that notes every bad field in a ``FieldErrors``; turn each into a
+    ``Problem``. Returns the parsed item, or None when any field was bad."""
+    errors = FieldErrors()
+    result = errors.take(lambda: fn(errors))
+    for err in errors.errors:
         field_path = err.path.split(".", 1)[1] if "." in err.path else ""
         problems.append(PackProblem(item, index, code, field_path,
                                     MALFORMED_KEYS.get(err.template, "malformed"), err.template, **err.params))
-        return None
+    return None if errors.errors else result
 
 
-def _read_character(data, path):
+def _read_character(data, path, errors):
     if not isinstance(data, dict):
         raise MalformedError(path, "must be an object")
-    skills = read_skill_map(require(data, "skills", path), f"{path}.skills")
-    return Character(
-        code=read_text(require(data, "code", path), f"{path}.code"),
-        name=read_text(require(data, "name", path), f"{path}.name"),
-        direction=read_text(data.get("direction", ""), f"{path}.direction", required=False) or "",
-        skills={s: skills.get(s, 0) for s in SKILLS},
-    )
+    take = errors.take
+    skills = take(lambda: read_skill_map(require(data, "skills", path), f"{path}.skills"), {})
+    code = take(lambda: read_text(require(data, "code", path), f"{path}.code"))
+    name = take(lambda: read_text(require(data, "name", path), f"{path}.name"))
+    direction = take(lambda: read_text(data.get("direction", ""), f"{path}.direction", required=False) or "", "")
+    return Character(code=code, name=name, direction=direction, skills={s: skills.get(s, 0) for s in SKILLS})
 
 
 def pack_problems(data):
@@ -178,7 +178,7 @@ def pack_problems(data):
     seen = {}
     for i, raw in enumerate(raw_chars):
         code = raw.get("code") if isinstance(raw, dict) else None
-        char = _collect(problems, "character", i, code, lambda: _read_character(raw, f"characters[{i}]"))
+        char = _collect(problems, "character", i, code, lambda errors: _read_character(raw, f"characters[{i}]", errors))
         if char is None:
             continue
         if char.code in seen:
@@ -201,7 +201,7 @@ def pack_problems(data):
     seen = {}
     for i, raw in enumerate(raw_cards):
         code = raw.get("code") if isinstance(raw, dict) else None
-        card = _collect(problems, "card", i, code, lambda: read_card(raw, f"cards[{i}]"))
+        card = _collect(problems, "card", i, code, lambda errors: read_card(raw, f"cards[{i}]", errors=errors))
         if card is None:
             continue
         if card.code in seen:
