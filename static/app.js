@@ -42,6 +42,8 @@
     if (box) checkSkills(box);
     var row = ev.target.closest("tr[data-sum]");
     if (row) checkSum(row);
+    var seat = ev.target.closest("fieldset");
+    if (seat && ev.target.name && /-name$/.test(ev.target.name)) seat.querySelectorAll("tr[data-sum]").forEach(checkSum);
   });
 
   // setup: live sums of extra SP (exactly 5) and future image (35, 40 or 45, or empty)
@@ -50,8 +52,10 @@
     row.querySelectorAll("input").forEach(function (i) { sum += numberOf(i); });
     var cell = row.querySelector(".sum"), allowed = row.dataset.sum.split(",").map(Number);
     var ok = allowed.indexOf(sum) >= 0 || (allowed.length > 1 && sum === 0);
+    var seat = row.closest("fieldset"), name = seat && seat.querySelector("input[name$='-name']");
+    var empty = name && !name.value.trim() && sum === 0;  // an optional seat left empty is not an error
     cell.textContent = allowed.length === 1 ? sum + "/" + allowed[0] : String(sum);
-    cell.className = "sum " + (ok ? "good" : "bad");
+    cell.className = "sum " + (empty ? "" : (ok ? "good" : "bad"));
   }
   document.querySelectorAll("tr[data-sum]").forEach(checkSum);
 

@@ -145,6 +145,11 @@ class Game:
             return self.round + 1, 0
         return None
 
+    def upcoming(self):
+        """``(round, turn index)`` of the next main move, or None once round 10's last turn
+        has begun: where a screen's banner and draw deck belong."""
+        return self._next_turn()
+
     def next(self):
         """What the game waits for, as in `lyceum-standings/1`'s ``next``."""
         if self.finished:

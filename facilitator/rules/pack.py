@@ -7,7 +7,7 @@ organizer fixes their deck in one pass instead of one error at a time.
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
-from .cards import Card, colour_breaks, colour_problems, read_card
+from .cards import colour_breaks, read_card
 from .errors import MalformedError, PackError, Problem
 from .fields import FieldErrors, is_int, read_skill_map, read_text, require
 from .skills import SKILLS

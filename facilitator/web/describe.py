@@ -33,6 +33,8 @@ def result_lines(result):
         lines.append(_("{player} passed", player=move.player))
     elif move.type == "finish":
         lines.append(_("The game is finished"))
+    elif move.type == "allocate":
+        lines.append(_("{player} allocated free SP", player=move.player))
     elif move.type == "adjust":
         lines.append(_("Adjustment for {player}: {reason}", player=move.player, reason=move.reason))
     for name, change in result.changes.items():

@@ -188,8 +188,8 @@ def _context(loaded, **extra):
     legal = game.legal_moves()
     kinds = {m["type"]: m for m in legal}
     nxt = game.next()
-    round_no, turn = (game.round, game.turn)
-    upcoming = game._next_turn()
+    round_no = game.round
+    upcoming = game.upcoming()
     new_era = None
     if upcoming and nxt and nxt["expects"] == "main":
         r, t = upcoming
@@ -329,7 +329,7 @@ def draw(table_id):
         if nxt["expects"] != "main":
             return redirect(url_for("host.turn", table_id=table_id))
         player = nxt["player"]
-        round_no = game._next_turn()[0]
+        round_no = game.upcoming()[0]
         era = era_of_round(round_no)
         card = None
         source = ""

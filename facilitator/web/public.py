@@ -5,7 +5,8 @@ import json
 import threading
 import time
 
-from flask import Blueprint, abort, flash, jsonify, make_response, redirect, render_template, request, url_for
+from flask import (Blueprint, abort, current_app, flash, make_response, redirect, render_template, request,
+                   url_for)
 from sqlmodel import select
 
 from .. import events
@@ -50,10 +51,29 @@ def projector_data(s, ev):
 
 @bp.get("/e/<int:event_id>")
 def projector(event_id):
-    with db_session() as s:
-        ev = s.get(Event, event_id) or abort(404)
-        data = projector_data(s, ev)
-    return render_template("public/projector.html", data=data)
+    """The page a hall's screen opens once; it then polls ``standings.json`` by itself."""
+    entry = _standings_entry(event_id)
+    data = json.loads(entry["body"])
+    return render_template("public/projector.html", data=data, etag=entry["etag"])
+
+
+def _standings_entry(event_id):
+    """The event's current projector body and ETag, shared by every projector polling it."""
+    from ..i18n import get_locale
+    cache = current_app.extensions.setdefault("facilitator.projector_cache", {})
+    key = (event_id, get_locale())
+    lock = cache.setdefault(("lock",) + key, threading.Lock())
+    entry = cache.get(key)
+    # a projector's standings may be this old (PROJECTOR_FRESH_SECONDS, 1 s by default); while
+    # one request recomputes them, the others are answered from the previous computation
+    if entry is None or time.monotonic() - entry["at"] >= current_app.config["PROJECTOR_FRESH_SECONDS"]:
+        if lock.acquire(blocking=entry is None):
+            try:
+                entry = _refresh(event_id, cache.get(key))
+                cache[key] = entry
+            finally:
+                lock.release()
+    return entry
 
 
 def _refresh(event_id, entry):
@@ -77,22 +97,7 @@ def _refresh(event_id, entry):
 def standings_json(event_id):
     """The projector's data with an ETag: 304 when nothing changed. However many projectors
     poll, the standings are computed at most once a second and once per change."""
-    from flask import current_app
-
-    from ..i18n import get_locale
-    cache = current_app.extensions.setdefault("facilitator.projector_cache", {})
-    key = (event_id, get_locale())
-    lock = cache.setdefault(("lock",) + key, threading.Lock())
-    entry = cache.get(key)
-    # a projector's standings may be this old (PROJECTOR_FRESH_SECONDS, 1 s by default); while
-    # one request recomputes them, the others are answered from the previous computation
-    if entry is None or time.monotonic() - entry["at"] >= current_app.config["PROJECTOR_FRESH_SECONDS"]:
-        if lock.acquire(blocking=entry is None):
-            try:
-                entry = _refresh(event_id, cache.get(key))
-                cache[key] = entry
-            finally:
-                lock.release()
+    entry = _standings_entry(event_id)
     if request.if_none_match.contains_weak(entry["etag"]):
         response = make_response("", 304)
     else:
