@@ -81,11 +81,7 @@ def add_table(session, event, name, host_name=None):
         from .content.library import ensure_sample
         pack_row = ensure_sample(session)
     table = services.create_table(session, name, pack_row, event_id=event.id, host_name=host_name or None)
-    table.token = new_token()
-    table.pin = new_pin(session)
-    session.add(table)
-    session.flush()
-    return table
+    return reissue_access(session, table)
 
 
 def reissue_access(session, table):

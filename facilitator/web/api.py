@@ -93,13 +93,10 @@ def tables():
 @bp.get("/tables/<int:table_id>")
 def table(table_id):
     with db_session() as s:
-        err = _authorize(s, table_id)
+        err = _authorize(s, table_id)  # also the 404 of an unknown table
         if err:
             return err
-        try:
-            loaded = services.load(s, table_id)
-        except services.TableNotFound:
-            return error(404, "not_found", f"no table {table_id}")
+        loaded = services.load(s, table_id)
         response = jsonify(state(loaded))
     response.headers["ETag"] = f'W/"{table_id}-{loaded.seq}"'
     return response
@@ -173,13 +170,10 @@ def undo(table_id):
 @bp.get("/tables/<int:table_id>/record")
 def record(table_id):
     with db_session() as s:
-        err = _authorize(s, table_id)
+        err = _authorize(s, table_id)  # also the 404 of an unknown table
         if err:
             return err
-        try:
-            loaded = services.load(s, table_id)
-        except services.TableNotFound:
-            return error(404, "not_found", f"no table {table_id}")
+        loaded = services.load(s, table_id)
         if loaded.game is None:
             return error(409, "no_setup", "the table has no players yet")
         return jsonify(loaded.record().to_dict())

@@ -149,69 +149,53 @@ def _save(s, row, data, item, index, errors):
     return new
 
 
-@bp.route("/<key>/cards/new", methods=["GET", "POST"], defaults={"code": None})
-@bp.route("/<key>/cards/<code>", methods=["GET", "POST"])
-@organizer_required
-def card(key, code):
+def _edit(key, code, item, read_form, blank, template, done_args=lambda values: {}):
+    """The add/edit/delete page of one card or character (``item``): the pack is validated as
+    a whole after the change and stored as a new version, or the form comes back with every
+    problem next to its field (400)."""
+    plural = item + "s"
     with db_session() as s:
         row = _row_or_404(s, key)
         data = json.loads(row.data)
-        index = next((i for i, c in enumerate(data["cards"]) if c["code"] == code), None)
+        index = next((i for i, c in enumerate(data[plural]) if c["code"] == code), None)
         if code is not None and index is None:
             abort(404)
         errors = {}
-        values = data["cards"][index] if index is not None else {"era": request.args.get("era", "lyceum"),
-                                                                   "color": request.args.get("color", "green")}
+        values = data[plural][index] if index is not None else blank
         if request.method == "POST":
             if request.form.get("delete"):
                 if index is None:  # nothing to delete on the "new" form
                     abort(404)
-                del data["cards"][index]
-                if _save(s, row, data, "card", None, errors):
+                del data[plural][index]
+                if _save(s, row, data, item, None, errors):
                     return redirect(url_for("packs.show", key=key), 303)
             else:
-                values = _card_from_form(request.form, errors)
+                values = read_form(request.form, errors)
                 if index is None:
-                    data["cards"].append(values)
-                    index = len(data["cards"]) - 1
+                    data[plural].append(values)
+                    index = len(data[plural]) - 1
                 else:
-                    data["cards"][index] = values
-                if _save(s, row, data, "card", index, errors):
-                    return redirect(url_for("packs.show", key=key, era=values["era"], color=values["color"]), 303)
-        return render_template("packs/card.html", row=row, card=values, code=code, errors=errors,
-                               ERA_KEYS=ERA_KEYS, COLORS=COLORS), (400 if errors else 200)
+                    data[plural][index] = values
+                if _save(s, row, data, item, index, errors):
+                    return redirect(url_for("packs.show", key=key, **done_args(values)), 303)
+        return render_template(template, row=row, code=code, errors=errors, ERA_KEYS=ERA_KEYS, COLORS=COLORS,
+                               **{item: values}), (400 if errors else 200)
+
+
+@bp.route("/<key>/cards/new", methods=["GET", "POST"], defaults={"code": None})
+@bp.route("/<key>/cards/<code>", methods=["GET", "POST"])
+@organizer_required
+def card(key, code):
+    blank = {"era": request.args.get("era", "lyceum"), "color": request.args.get("color", "green")}
+    return _edit(key, code, "card", _card_from_form, blank, "packs/card.html",
+                 done_args=lambda values: {"era": values["era"], "color": values["color"]})
 
 
 @bp.route("/<key>/characters/new", methods=["GET", "POST"], defaults={"code": None})
 @bp.route("/<key>/characters/<code>", methods=["GET", "POST"])
 @organizer_required
 def character(key, code):
-    with db_session() as s:
-        row = _row_or_404(s, key)
-        data = json.loads(row.data)
-        index = next((i for i, c in enumerate(data["characters"]) if c["code"] == code), None)
-        if code is not None and index is None:
-            abort(404)
-        errors = {}
-        values = data["characters"][index] if index is not None else {"skills": {}}
-        if request.method == "POST":
-            if request.form.get("delete"):
-                if index is None:  # nothing to delete on the "new" form
-                    abort(404)
-                del data["characters"][index]
-                if _save(s, row, data, "character", None, errors):
-                    return redirect(url_for("packs.show", key=key), 303)
-            else:
-                values = _character_from_form(request.form, errors)
-                if index is None:
-                    data["characters"].append(values)
-                    index = len(data["characters"]) - 1
-                else:
-                    data["characters"][index] = values
-                if _save(s, row, data, "character", index, errors):
-                    return redirect(url_for("packs.show", key=key), 303)
-        return render_template("packs/character.html", row=row, character=values, code=code, errors=errors), \
-            (400 if errors else 200)
+    return _edit(key, code, "character", _character_from_form, {"skills": {}}, "packs/character.html")
 
 
 @bp.post("/<key>/levels")
