@@ -23,7 +23,6 @@ from babel.support import Translations
 
 LOCALES = ("ru", "en")
 DEFAULT_LOCALE = "ru"
-LOCALE_NAMES = {"ru": "Русский", "en": "English"}
 
 _current = contextvars.ContextVar("facilitator_locale", default=DEFAULT_LOCALE)
 

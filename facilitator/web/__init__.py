@@ -80,7 +80,7 @@ def create_app(test_config=None):
     app.session_interface = SessionInterface()
     csrf.init_app(app)
     i18n.install_jinja(app.jinja_env)
-    app.jinja_env.globals.update(LOCALES=i18n.LOCALES, LOCALE_NAMES=i18n.LOCALE_NAMES)
+    app.jinja_env.globals.update(LOCALES=i18n.LOCALES)
 
     @app.context_processor
     def _roles():

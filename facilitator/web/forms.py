@@ -224,7 +224,3 @@ class TimerForm(BaseForm):
 class NewTableForm(BaseForm):
     name = StringField(validators=[InputRequired(), Length(min=1, max=60)])
     pack = SelectField(coerce=int)
-
-
-class CardSearchForm(PlainForm):
-    q = StringField()
