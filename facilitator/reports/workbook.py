@@ -336,41 +336,37 @@ def _results_sheet(sheet, p):
     sheet.put(sheet.row, last, p.average_xp, "total_average")
     sheet.row += 2
 
-    sheet.put(sheet.row, 1, _("Deferred cards"), "block")
-    sheet.row += 1
-    sheet.line([_("Round"), _("Player"), _("Card"), _("Card title"), _("Colour"), _("Playable until round"),
-                _("Outcome"), _("Rounds held")], "head")
-    for d in p.deferrals:
-        sheet.line([d.round, d.player, d.card_code, d.card_title, text.color_name(d.color), d.until,
-                    d.outcome_text, d.held_rounds],
-                   ["center", "name", "text", "text", "text", "center", "text", "center"])
-    if not p.deferrals:
-        sheet.put(sheet.row, 1, _("No card was deferred."), "value")
-        sheet.row += 1
+    _listing(sheet, _("Deferred cards"),
+             [_("Round"), _("Player"), _("Card"), _("Card title"), _("Colour"), _("Playable until round"),
+              _("Outcome"), _("Rounds held")],
+             [[d.round, d.player, d.card_code, d.card_title, text.color_name(d.color), d.until, d.outcome_text,
+               d.held_rounds] for d in p.deferrals],
+             ["center", "name", "text", "text", "text", "center", "text", "center"], _("No card was deferred."))
     sheet.skip()
-
-    sheet.put(sheet.row, 1, _("Special abilities of red cards"), "block")
-    sheet.row += 1
-    sheet.line([_("Round"), _("Player"), _("Card"), _("Card title"), _("Special ability")], "head")
-    for r in p.specials:
-        sheet.line([r.round, r.player, r.card_code, r.card_title, r.special],
-                   ["center", "name", "text", "text", "text"])
-    if not p.specials:
-        sheet.put(sheet.row, 1, _("No special ability was played."), "value")
-        sheet.row += 1
+    _listing(sheet, _("Special abilities of red cards"),
+             [_("Round"), _("Player"), _("Card"), _("Card title"), _("Special ability")],
+             [[r.round, r.player, r.card_code, r.card_title, r.special] for r in p.specials],
+             ["center", "name", "text", "text", "text"], _("No special ability was played."))
     sheet.skip()
-
-    sheet.put(sheet.row, 1, _("Host's corrections"), "block")
-    sheet.row += 1
-    sheet.line([_("Round"), _("Player"), _("XP ±"), _("Skills ±"), _("Details")], "head")
-    for r in p.adjustments:
-        sheet.line([r.round, r.player, r.xp, r.skills_text or None, r.details_text or None],
-                   ["center", "name", "signed", "text", "text"])
-    if not p.adjustments:
-        sheet.put(sheet.row, 1, _("No corrections."), "value")
-        sheet.row += 1
+    _listing(sheet, _("Host's corrections"),
+             [_("Round"), _("Player"), _("XP ±"), _("Skills ±"), _("Details")],
+             [[r.round, r.player, r.xp, r.skills_text or None, r.details_text or None] for r in p.adjustments],
+             ["center", "name", "signed", "text", "text"], _("No corrections."))
     sheet.widths([7, 16, 11, 24, 9, 11, 22, 9] + [7] * 7 + [9, 9, 11])
     sheet.freeze(first + 2)
+
+
+def _listing(sheet, title, headers, rows, styles, empty):
+    """A titled block of the results sheet: a header row and one line per item, or a line
+    saying there was none."""
+    sheet.put(sheet.row, 1, title, "block")
+    sheet.row += 1
+    sheet.line(headers, "head")
+    for values in rows:
+        sheet.line(values, styles)
+    if not rows:
+        sheet.put(sheet.row, 1, empty, "value")
+        sheet.row += 1
 
 
 SHEET_PARTS = ((N_("Setup"), _setup_sheet), (N_("Rounds"), _rounds_sheet), (N_("Log"), _log_sheet),
