@@ -24,6 +24,12 @@ def share_amount(xp):
     return ((3 * xp + 500) // 1000) * 100
 
 
+def last_playable_round(deferred_in):
+    """RULES.md 3.3: a card deferred in round *d* is playable in rounds d+1 .. d+3, and the
+    game ends with round 10."""
+    return min(deferred_in + DEFER_ROUNDS, ROUNDS)
+
+
 @dataclass
 class Deferred:
     card: Card
@@ -31,7 +37,15 @@ class Deferred:
 
     @property
     def expires_after_round(self):
+        """``d + 3`` as `lyceum-standings/1` writes it (RECORD.md 3), even past round 10."""
         return self.round + DEFER_ROUNDS
+
+    @property
+    def last_round(self):
+        """The last round the card can really be played in: ``d + 3``, but never past the
+        game's last round (a card deferred in round 9 can be played in round 10 only). Every
+        screen and sheet shows this number."""
+        return last_playable_round(self.round)
 
     def to_dict(self):
         return {"card": self.card.label, "round": self.round,
@@ -81,7 +95,7 @@ class MoveResult:
     card: Card | None = None
     changes: dict = field(default_factory=dict)  # name -> {"xp", "skills", "pending", "levels"}
     expired: list = field(default_factory=list)  # [(player, card)] deferred cards discarded
-    deferred_until: int | None = None  # a deferral: the last round it may be played in
+    deferred_until: int | None = None  # a deferral: the last round it may really be played in
     shared_xp: int | None = None
     after: dict = field(default_factory=dict)  # name -> (xp, level) after the move
 
@@ -367,7 +381,7 @@ class Game:
                 self._apply_card(p, card, redistribute)
             elif move.decision == "defer":
                 p.deferred = Deferred(card, round_no)
-                result.deferred_until = round_no + DEFER_ROUNDS
+                result.deferred_until = last_playable_round(round_no)
         return run
 
     def _plan_rest(self, move):

@@ -168,3 +168,15 @@ def test_a_deferred_card_with_a_redistribution_carries_it():
     refused(game, play_deferred("Аня", {"health": -3, "energy": 3}), "3.4", "redistribute_limit")
     game.apply(play_deferred("Аня", {"health": -2, "energy": 2}))
     assert game.players["Аня"].skills["energy"] == 4
+
+
+@pytest.mark.parametrize("deferred_in, last", [(1, 4), (6, 9), (7, 10), (8, 10), (9, 10)])
+def test_the_last_round_it_can_be_played_in_is_d_plus_3_but_never_past_round_10(game, deferred_in, last):
+    """The engine owns this number: the tablet and the protocol show it, never ``d + 3`` past
+    the game's end ("until round 12" for a card deferred in round 9)."""
+    code = defer_in(game, deferred_in)
+    held = game.players["Аня"].deferred
+    assert (held.card.code, held.last_round) == (code, last)
+    assert game.history[-1].deferred_until == last
+    # the standings keep RECORD.md's d + 3, byte for byte
+    assert row(game, "Аня")["deferred"]["expires_after_round"] == deferred_in + 3
