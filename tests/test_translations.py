@@ -37,7 +37,7 @@ JINJA = "jinja2.ext.babel_extract"
 
 
 # ----- what has to be translated ---------------------------------------------------------
-TEMPLATES = ROOT / "templates"
+TEMPLATES = ROOT / "facilitator" / "templates"
 #: template folders translated elsewhere: the printed protocol and results (reports.po)
 NOT_SCREENS = {"print"}
 
@@ -252,17 +252,17 @@ def test_the_extraction_covers_every_screen_and_no_printed_report():
 
 
 @pytest.mark.parametrize("message, where", [
-    ("Share experience", "templates/host/turn.html"),
-    (("Winner: {names}", "Winners: {names}"), "templates/host/final.html"),  # ngettext
+    ("Share experience", "facilitator/templates/host/turn.html"),
+    (("Winner: {names}", "Winners: {names}"), "facilitator/templates/host/final.html"),  # ngettext
     ("The move was not recorded: {error}", "facilitator/web/host.py"),
-    ("Sign out", "templates/organizer/_signout.html"),  # an included partial
-    ("Open the projector view", "templates/organizer/event.html"),
-    ("access for the table hosts", "templates/organizer/access_sheet.html"),
-    ("provisional: the games are still on", "templates/public/_standings.html"),
-    ("No connection to the server: showing the last known results", "templates/public/projector.html"),
-    ("Enter your table's PIN", "templates/public/pin.html"),
-    ("Upload your deck", "templates/packs/index.html"),
-    ("Special (red cards only)", "templates/packs/card.html"),
+    ("Sign out", "facilitator/templates/organizer/_signout.html"),  # an included partial
+    ("Open the projector view", "facilitator/templates/organizer/event.html"),
+    ("access for the table hosts", "facilitator/templates/organizer/access_sheet.html"),
+    ("provisional: the games are still on", "facilitator/templates/public/_standings.html"),
+    ("No connection to the server: showing the last known results", "facilitator/templates/public/projector.html"),
+    ("Enter your table's PIN", "facilitator/templates/public/pin.html"),
+    ("Upload your deck", "facilitator/templates/packs/index.html"),
+    ("Special (red cards only)", "facilitator/templates/packs/card.html"),
     ("Wrong password", "facilitator/web/organizer.py"),
     ("No table has this PIN", "facilitator/web/public.py"),
     ("Pack «{title}» imported (version {v})", "facilitator/web/packs.py"),

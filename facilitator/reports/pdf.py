@@ -9,7 +9,7 @@ Text is in the current locale (``facilitator.i18n.use_locale``). The templates a
 "DejaVu Sans", shipped with the app in ``static/fonts`` (it has Cyrillic), with common
 fallbacks; WeasyPrint embeds the subset of the font it uses, so the PDF shows the same
 everywhere. Templates are found through the repository layout, as the web app finds its
-own: ``<repository>/templates/print/``.
+own: ``facilitator/templates/print/`` inside the package.
 """
 
 from datetime import datetime
@@ -30,7 +30,7 @@ from .chart import PALETTE, xp_chart_svg
 from .event import build_event
 from .protocol import Protocol, build_protocol
 
-TEMPLATES = Path(facilitator.__file__).resolve().parent.parent / "templates"
+TEMPLATES = Path(facilitator.__file__).resolve().parent / "templates"
 PRINT = TEMPLATES / "print"
 FONTS = (TEMPLATES.parent / "static" / "fonts").as_uri()  # DejaVu Sans, shipped with the app
 

@@ -1,5 +1,6 @@
 """The Flask app (ARCHITECTURE.md decision 7): an app factory, extensions bound in init_app,
-templates in the top-level ``templates/`` folder, one blueprint per role."""
+templates in ``facilitator/templates/`` (shipped inside the package, so an installed wheel serves
+pages too), one blueprint per role."""
 
 import os
 import secrets
@@ -14,7 +15,7 @@ from .. import i18n
 from ..storage import get_engine, init_db, session_scope
 from ..storage.db import instance_path
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+PACKAGE = Path(__file__).resolve().parent.parent  # facilitator/: templates, static files, fonts
 csrf = CSRFProtect()
 
 
@@ -42,8 +43,8 @@ def _secret_key(folder):
 def create_app(test_config=None):
     folder = Path((test_config or {}).get("INSTANCE_PATH") or instance_path())
     folder.mkdir(parents=True, exist_ok=True)
-    app = Flask(__name__, instance_path=str(folder), template_folder=str(ROOT / "templates"),
-                static_folder=str(ROOT / "static"))
+    app = Flask(__name__, instance_path=str(folder), template_folder=str(PACKAGE / "templates"),
+                static_folder=str(PACKAGE / "static"))
     app.config.from_mapping(
         SECRET_KEY=None,
         DATABASE_URL=os.environ.get("DATABASE_URL"),
@@ -53,7 +54,8 @@ def create_app(test_config=None):
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=timedelta(days=7),
-        EXPORTS_DIR=str(ROOT / "exports"),
+        # generated files go under the working directory, never inside an installed package
+        EXPORTS_DIR=os.environ.get("FACILITATOR_EXPORTS") or str(Path.cwd() / "exports"),
         MAX_CONTENT_LENGTH=16 * 1024 * 1024,
         PROJECTOR_FRESH_SECONDS=1.0,  # projectors' standings are recomputed at most this often
     )

@@ -17,7 +17,7 @@ from facilitator.content import sample_pack_data
 from .helpers import PACKS, card_fields, card_of, character_of, get, latest, submit, versions
 
 SAMPLE = PACKS + "/sample"
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "packs"
+TEMPLATES = Path(__file__).resolve().parents[2] / "facilitator" / "templates" / "packs"
 
 #: (page, what it must show in Russian, the same in English)
 PAGES = [

@@ -23,7 +23,7 @@ def extract():
     for path in sorted((ROOT / "facilitator" / "reports").glob("*.py")):
         for lineno, message, _c, _x in extract_from_file("python", str(path), keywords=KEYWORDS):
             found.setdefault(message, f"{path.relative_to(ROOT)}:{lineno}")
-    for path in sorted((ROOT / "templates" / "print").glob("*.html")):
+    for path in sorted((ROOT / "facilitator" / "templates" / "print").glob("*.html")):
         for lineno, message, _c, _x in extract_from_file("jinja2.ext.babel_extract", str(path), keywords=KEYWORDS,
                                                        options={"extensions": "jinja2.ext.i18n"}):
             found.setdefault(message, f"{path.relative_to(ROOT)}:{lineno}")

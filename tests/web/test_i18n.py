@@ -118,7 +118,7 @@ _CALL = re.compile(r"(?<![\w.])(?:_|gettext|ngettext)\(\s*((?:(?:%s)\s*)+)" % _S
 
 def used_messages():
     """Every literal message id the host's screens pass to the translation layer."""
-    files = sorted(glob.glob(str(ROOT / "templates/host/*.html"))) + [str(ROOT / "templates/base.html")] + [
+    files = sorted(glob.glob(str(ROOT / "facilitator/templates/host/*.html"))) + [str(ROOT / "facilitator/templates/base.html")] + [
         str(ROOT / "facilitator/web" / name) for name in ("host.py", "describe.py", "forms.py", "api.py")]
     found = {}
     for path in files:
