@@ -6,7 +6,7 @@ the rule and the numbers), ``Game.apply(move)`` also carries it out and returns 
 handler validates first and returns the mutation to run only when all checks passed.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .cards import COLORS, Card, colour_breaks
 from .eras import ROUNDS, age_in_round, era_of_round
@@ -83,6 +83,11 @@ class PlayerState:
     def snapshot(self):
         return (self.xp, dict(self.skills), self.pending, self.best_level)
 
+    def copy(self):
+        """An independent copy: the mutable parts (skills, reasons) are copied, the card of a
+        deferred card and the declaration are shared (never changed in place)."""
+        return replace(self, skills=dict(self.skills), pending_reasons=list(self.pending_reasons))
+
 
 @dataclass
 class MoveResult:
@@ -124,6 +129,18 @@ class Game:
         self.finished = False
         self.moves = []
         self.history = []
+
+    def copy(self):
+        """A game that moves independently of this one, without replaying anything: the app
+        keeps the game of each table's newest position and applies a new move to a copy of it,
+        so a write costs the same in round 10 as in round 1. The pack, the setup and past move
+        results are shared (never changed in place)."""
+        other = object.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other.players = {n: p.copy() for n, p in self.players.items()}
+        other.moves = list(self.moves)
+        other.history = list(self.history)
+        return other
 
     # ----- where the game is ------------------------------------------------------------
     @property
