@@ -1,0 +1,76 @@
+"""Standings (`newangeles-standings/1`, RECORD.md §4): one ``tables`` entry per game, no team
+or individual ranking (New Angeles scores no teams). ``capital_ranking`` lists every player of
+an event by capital, for an organizer who wants one.
+
+Hidden information (D22): before ``finish`` no rival appears (``rival``, ``rival_player`` and
+``result`` are null, ``winners`` and ``losers`` empty); investments appear only once scored.
+"""
+
+from ..errors import MalformedError
+from ..standings import places
+
+STANDINGS_FORMAT = "newangeles-standings/1"
+
+
+def _player(game, p):
+    finished = game.finished
+    return {
+        "name": p.name,
+        "corp": p.corp,
+        "capital": p.capital,
+        "assets": list(p.assets),
+        "emergency": p.emergency,
+        "investments": [{"round": r, "card": c, "capital": k} for r, c, k in p.investments],
+        "rival": game.rivals[p.name] if finished else None,
+        "rival_player": game.rival_player(p.name) if finished else None,
+        "result": ("won" if game.results[p.name] else "lost") if finished else None,
+    }
+
+
+def table_standing(game):
+    """One table's entry of the standings, with the keys in the order of RECORD.md §5."""
+    keys = game.pack.resource_keys
+    return {
+        "table": game.table,
+        "finished": game.finished,
+        "round": game.round,
+        "ended_by": game.ended_by,
+        "government_takeover": game.ended_by == "threat",
+        "threat": game.threat,
+        "threat_max": game.pack.threat_max,
+        "first_player": game.first_player,
+        "assets_left": game.assets_left,
+        "demand": {"card": game.demand.code, "threat": game.demand.threat,
+                   "targets": game.demand.full_targets(keys)},
+        "supply": {r: game.supply[r] for r in keys},
+        "demand_history": [dict(e, supply=dict(e["supply"]), targets=dict(e["targets"]), short=dict(e["short"]))
+                           for e in game.demand_history],
+        "deals": [d.to_dict() for d in game.deals],
+        "players": [_player(game, p) for p in game.players],
+        "winners": game.winners(),
+        "losers": game.losers(),
+        "next": game.next(),
+    }
+
+
+def standings(games):
+    """The `newangeles-standings/1` document for the tables of one event, in the order given.
+    Table names must be unique (D39)."""
+    seen = set()
+    for g in games:
+        if g.table in seen:
+            raise MalformedError("tables", "table names must be unique: {table!r} is used by more than one record",
+                                 table=g.table)
+        seen.add(g.table)
+    return {"format": STANDINGS_FORMAT, "tables": [table_standing(g) for g in games]}
+
+
+def capital_ranking(tables):
+    """Every player of the given ``tables`` entries ranked by capital, highest first; equal
+    capital shares a place. ``won`` is True/False after finish, None before (D22)."""
+    rows = [{"table": t["table"], "name": p["name"], "corp": p["corp"], "capital": p["capital"],
+             "won": None if p["result"] is None else p["result"] == "won"}
+            for t in tables for p in t["players"]]
+    for row, place in zip(rows, places([r["capital"] for r in rows])):
+        row["place"] = place
+    return sorted(rows, key=lambda r: r["place"])
