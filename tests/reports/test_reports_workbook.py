@@ -3,10 +3,13 @@ for the hand-made game of conftest.py, and the sheet set-up (frozen headers, pri
 merged cells, number formats)."""
 
 from datetime import date, datetime, timezone
+import re
 from io import BytesIO
+from pathlib import Path
 
 import pytest
 from openpyxl import load_workbook
+from openpyxl.styles import Font
 
 from facilitator.content import sample_pack
 from facilitator.i18n import use_locale
@@ -347,7 +350,35 @@ def test_long_table_names_make_valid_distinct_sheet_names(game):
     assert all(len(n) <= 31 and not set(n) & set("[]:*?/\\") for n in names)
 
 
-# ----- the fast row writer ---------------------------------------------------------------------------
+# ----- openpyxl's public API only ---------------------------------------------------------------------
+REPORTS = Path(__file__).resolve().parents[2] / "facilitator" / "reports"
+#: an import of a private openpyxl module (``openpyxl.worksheet._writer``), or a private name from it
+PRIVATE_IMPORT = re.compile(r"openpyxl(\.\w+)*\._\w*|from\s+openpyxl[\w.]*\s+import\s+[^\n]*\b_\w+")
+#: an underscore attribute of another object (``wb._cell_styles``, ``cell._style``); a module's own
+#: helpers (``self._cell``) and dunders are fine
+PRIVATE_ATTRIBUTE = re.compile(r"(?<!\bself)\.(_[A-Za-z]\w*)\b")
+
+
+def test_the_workbooks_use_only_openpyxls_public_api():
+    found = []
+    for path in sorted(REPORTS.glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        for lineno, line in enumerate(source.splitlines(), start=1):
+            code = line.split("#", 1)[0]
+            if PRIVATE_IMPORT.search(code) or ("openpyxl" in source and PRIVATE_ATTRIBUTE.search(code)):
+                found.append(f"{path.name}:{lineno}: {line.strip()}")
+    assert not found, "private openpyxl use:\n" + "\n".join(found)
+
+
+def test_the_grep_catches_what_the_old_writer_did():
+    """Guards the check above against passing on everything."""
+    assert PRIVATE_IMPORT.search("from openpyxl.worksheet._writer import WorksheetWriter")
+    assert PRIVATE_ATTRIBUTE.search("style_id = self.wb._cell_styles.add(array)")
+    assert PRIVATE_ATTRIBUTE.search("cell._style = copy(array)")
+    assert not PRIVATE_IMPORT.search("from openpyxl.cell import WriteOnlyCell")
+    assert not PRIVATE_ATTRIBUTE.search("line[col - 1] = self._cell(value, style)")
+
+
 def styled_cells(data):
     """Every written cell's value and the parts of its style that show."""
     wb = open_book(data)
@@ -362,33 +393,37 @@ def styled_cells(data):
     return out
 
 
-def test_rows_written_as_text_equal_openpyxls_own_cell_writer(game, monkeypatch):
-    """``sheets._RowWriter`` writes rows as ready-made XML; openpyxl's cell writer (used when the
-    XML stream is lxml's) must give the very same cells."""
-    from facilitator.reports import sheets
-    undone = [UndoneMove(Move("pass", player="Борис"), None, "Ведущий", after=0)]
-    with use_locale("ru"):
-        fast = table_protocol_xlsx(game, undone=undone, event="Турнир", now=NOW)
-        monkeypatch.setattr(sheets._RowWriter, "raw_rows", False)
-        plain = table_protocol_xlsx(game, undone=undone, event="Турнир", now=NOW)
-    assert styled_cells(fast) == styled_cells(plain)
+def test_cells_keep_their_named_styles(book):
+    ws = book["Журнал"]
+    header = find_row(ws, "№")
+    head = ws.cell(header, 1)
+    assert head.style == "head" and head.font.b and head.fill.fgColor.rgb.endswith("1F3864")
+    assert head.border.left.style == "thin"
+    struck = ws.cell(header + 1, 4)
+    assert struck.font.strike and struck.font.color.rgb.endswith("808080")
+    names = {s if isinstance(s, str) else s.name for s in book.named_styles}
+    assert {"head", "text", "int", "signed"} <= names
 
 
-@pytest.mark.parametrize("value, xml", [
-    ("Аня & <Борис>", '<c r="B2" s="3" t="inlineStr"><is><t>Аня &amp; &lt;Борис&gt;</t></is></c>'),
-    ("=1+1", '<c r="B2" s="3" t="inlineStr"><is><t>=1+1</t></is></c>'),
-    (" пробел ", '<c r="B2" s="3" t="inlineStr"><is><t xml:space="preserve"> пробел </t></is></c>'),
-    ("бип\x07", '<c r="B2" s="3" t="inlineStr"><is><t>бип</t></is></c>'),
-    (2500, '<c r="B2" s="3" t="n"><v>2500</v></c>'),
-    (833.3333333333334, '<c r="B2" s="3" t="n"><v>833.3333333333334</v></c>'),
-    (True, '<c r="B2" s="3" t="b"><v>1</v></c>'),
-    (date(2009, 3, 14), '<c r="B2" s="3" t="n"><v>39886</v></c>'),
-    (None, '<c r="B2" s="3"/>'),
+@pytest.mark.parametrize("value, expected", [
+    ("Аня & <Борис>", "Аня & <Борис>"),
+    ("=1+1", "=1+1"),
+    (" пробел ", " пробел "),
+    ("бип\x07", "бип"),
+    (2500, 2500),
+    (833.3333333333334, 833.3333333333334),
+    (True, True),
+    (date(2009, 3, 14), datetime(2009, 3, 14)),
 ])
-def test_cell_xml(value, xml):
-    from openpyxl.utils.datetime import CALENDAR_WINDOWS_1900
-    from facilitator.reports.sheets import cell_xml
-    assert cell_xml("B2", value, 3, CALENDAR_WINDOWS_1900) == xml
+def test_a_cell_reads_back_as_written(value, expected):
+    from facilitator.reports.sheets import Book
+    book = Book({"plain": {"font": Font(size=10)}, "day": {"number_format": "DD.MM.YYYY"}})
+    sheet = book.sheet("Лист")
+    sheet.put(2, 2, value, book.style("day" if isinstance(value, date) else "plain"))
+    cell = open_book(book.save())["Лист"]["B2"]
+    assert cell.value == expected
+    if isinstance(value, str):
+        assert cell.data_type == "s"
 
 
 def test_a_name_that_looks_like_a_formula_stays_text(tmp_path):
