@@ -1,0 +1,229 @@
+"""Moves as `alterego-record/1` carries them (RECORD.md 2, RULES.md 7), read and written exactly.
+
+``read_move`` checks what a move says on its own: its type, the JSON type of every field,
+the fields its type requires, and decision 44: a field that some move type uses but this
+one does not take is malformed, any other unknown key is kept (with ``at`` and ``note``) so
+a record written back loses nothing. What needs the pack or the table (a card's own fields,
+unknown keys and ids) is checked by the ``Game``, as malformed too.
+"""
+
+from dataclasses import dataclass, field
+
+from ..errors import MalformedError
+
+MOVE_TYPES = ("draw", "season", "play_event", "play_activity", "ability", "react", "choose", "end_turn",
+              "adjust", "finish")
+
+#: the fields each move type may carry, besides "type", "at" and "note"
+MOVE_FIELDS = {
+    "draw": ("player",),
+    "season": ("player",),
+    "play_event": ("player", "card", "target", "hobby", "chore", "active", "activity", "participants"),
+    "play_activity": ("player", "card", "target", "partner"),
+    "ability": ("player", "active", "targets", "from"),
+    "react": ("player", "card", "to", "target", "faction"),
+    "choose": ("player", "choice", "active", "activity", "faction"),
+    "end_turn": ("player",),
+    "adjust": ("changes", "reason"),
+    "finish": ("reason",),
+}
+#: the fields every move of the type needs, whatever its card
+REQUIRED = {
+    "draw": ("player",),
+    "season": ("player",),
+    "play_event": ("player", "card"),
+    "play_activity": ("player", "card", "target"),
+    "ability": ("player", "active"),
+    "react": ("player", "card", "to"),
+    "choose": ("player", "choice", "active"),
+    "end_turn": ("player",),
+    "adjust": ("changes",),
+    "finish": (),
+}
+#: every field some move type uses (decision 44)
+MOVE_KEYS = frozenset(k for keys in MOVE_FIELDS.values() for k in keys)
+CHOICES = ("discard_hobby", "breakup")
+#: the answer field each choice takes
+CHOICE_FIELD = {"discard_hobby": "activity", "breakup": "faction"}
+_TEXT = ("player", "card", "target", "hobby", "chore", "active", "activity", "partner", "from", "faction",
+         "choice")
+_LISTS = ("participants", "targets")
+_COMMON = ("type", "at", "note")
+#: what the Move attribute of a JSON field is called (``from`` is a Python keyword)
+_ATTR = {"from": "from_"}
+
+#: adjust change kinds (RULES.md 7): kind key -> (required keys, optional keys)
+CHANGE_KINDS = {
+    "anxiety": (("active", "anxiety"), ()),
+    "hand": (("player", "hand"), ()),
+    "owner": (("active", "owner"), ()),
+    "away": (("active", "away"), ()),
+    "add": (("active", "add"), ("partner",)),
+    "remove": (("remove",), ()),
+    "paused": (("activity", "paused"), ()),
+}
+_CHANGE_TYPES = {"active": str, "anxiety": int, "player": str, "hand": int, "owner": str, "away": bool,
+                 "add": str, "partner": str, "remove": str, "activity": str, "paused": bool}
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move. ``player`` is None for ``adjust`` and ``finish``; ``from_`` is the JSON
+    ``from`` (Niksu's source); lists are tuples. ``extra`` keeps unknown keys as they came,
+    ``keys`` the order the keys came in (so ``to_dict`` writes them back in that order)."""
+
+    type: str
+    player: str | None = None
+    card: str | None = None
+    target: str | None = None
+    partner: str | None = None
+    hobby: str | None = None
+    chore: str | None = None
+    active: str | None = None
+    activity: str | None = None
+    participants: tuple | None = None
+    targets: tuple | None = None
+    from_: str | None = None
+    to: int | None = None
+    faction: str | None = None
+    choice: str | None = None
+    changes: tuple | None = None
+    reason: str | None = None
+    at: str | None = None
+    note: str | None = None
+    extra: dict = field(default_factory=dict)
+    keys: tuple = field(default=(), compare=False, repr=False)
+
+    def describe(self):
+        """``play_activity by Bertta``, or ``finish``: how error lines name a move."""
+        return f"{self.type} by {self.player}" if self.player is not None else self.type
+
+    def get(self, name):
+        """A field by its JSON name (``from`` included)."""
+        return getattr(self, _ATTR.get(name, name))
+
+    def to_dict(self):
+        out = {"type": self.type}
+        for name in MOVE_FIELDS[self.type]:
+            value = getattr(self, _ATTR.get(name, name))
+            if value is None:
+                continue
+            if name in _LISTS:
+                value = list(value)
+            elif name == "changes":
+                value = [dict(c) for c in value]
+            out[name] = value
+        for name in ("at", "note"):
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
+        out.update(self.extra)
+        if self.keys:
+            ordered = {k: out[k] for k in self.keys if k in out}
+            ordered.update(out)
+            return ordered
+        return out
+
+
+def _text(value, path):
+    if not isinstance(value, str) or not value:
+        raise MalformedError(path, "must be a non-empty text, got {value!r}", value=value)
+    return value
+
+
+def _change(data, path):
+    if not isinstance(data, dict):
+        raise MalformedError(path, "a change must be an object, got {value!r}", value=data)
+    kinds = [k for k in CHANGE_KINDS if k in data]
+    if len(kinds) != 1:
+        raise MalformedError(path, "a change has exactly one of {kinds}, got {got}",
+                             kinds=", ".join(CHANGE_KINDS), got=", ".join(kinds) or "none")
+    required, optional = CHANGE_KINDS[kinds[0]]
+    for key in data:
+        if key not in required and key not in optional:
+            raise MalformedError(f"{path}.{key}", "unknown key {key!r} in a {kind} change; it takes {allowed}",
+                                 key=key, kind=kinds[0], allowed=", ".join(required + optional))
+    for key in required:
+        if key not in data:
+            raise MalformedError(f"{path}.{key}", "is missing")
+    for key, value in data.items():
+        wanted = _CHANGE_TYPES[key]
+        if wanted is int:
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        elif wanted is bool:
+            ok = isinstance(value, bool)
+        else:
+            ok = isinstance(value, str) and bool(value)
+        if not ok:
+            raise MalformedError(f"{path}.{key}", "must be {kind}, got {value!r}", value=value,
+                                 kind={int: "a whole number", bool: "true or false", str: "a non-empty text"}[wanted])
+    return dict(data)
+
+
+def read_move(data, path="move", partial=False):
+    """A ``Move`` from its JSON object; raises ``MalformedError`` naming the bad field.
+
+    ``partial``: a move still being entered (``Game.options``): required fields may be
+    missing."""
+    if not isinstance(data, dict):
+        raise MalformedError(path, "a move must be an object, got {value!r}", value=data)
+    kind = data.get("type")
+    if kind not in MOVE_FIELDS:
+        raise MalformedError(f"{path}.type", "unknown move type {kind!r}; the types are {allowed}",
+                             kind=kind, allowed=", ".join(MOVE_TYPES))
+    known = MOVE_FIELDS[kind]
+    for key in data:
+        if key in MOVE_KEYS and key not in known:
+            raise MalformedError(f"{path}.{key}", "a {kind} move takes no {key!r}; its fields are {allowed}",
+                                 kind=kind, key=key, allowed=", ".join(known) or "none")
+    for key in () if partial else REQUIRED[kind]:
+        if key not in data:
+            raise MalformedError(f"{path}.{key}", "is missing")
+    args = {"type": kind}
+    for key in known:
+        if key not in data:
+            continue
+        value = data[key]
+        where = f"{path}.{key}"
+        if key in _TEXT:
+            value = _text(value, where)
+        elif key in _LISTS:
+            if not isinstance(value, list):
+                raise MalformedError(where, "must be a list of active keys, got {value!r}", value=value)
+            value = tuple(_text(v, f"{where}[{i}]") for i, v in enumerate(value))
+        elif key == "to":
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise MalformedError(where, "must be a move number (1 or more), got {value!r}", value=value)
+        elif key == "changes":
+            if not isinstance(value, list) or not value:
+                raise MalformedError(where, "must be a non-empty list of changes, got {value!r}", value=value)
+            value = tuple(_change(c, f"{where}[{i}]") for i, c in enumerate(value))
+            if sum(1 for c in value if "add" in c) > 1:
+                raise MalformedError(where, "an adjust adds at most one activity (its id is a<move number>)")
+        elif key == "reason":
+            if not isinstance(value, str):
+                raise MalformedError(where, "must be a text, got {value!r}", value=value)
+        args[_ATTR.get(key, key)] = value
+    if kind == "choose" and "choice" in args:
+        if args["choice"] not in CHOICES:
+            raise MalformedError(f"{path}.choice", "unknown choice {choice!r}; the choices are {allowed}",
+                                 choice=args["choice"], allowed=", ".join(CHOICES))
+        answer = CHOICE_FIELD[args["choice"]]
+        other = CHOICE_FIELD["breakup" if args["choice"] == "discard_hobby" else "discard_hobby"]
+        if answer not in data and not partial:
+            raise MalformedError(f"{path}.{answer}", "is missing")
+        if other in data:
+            raise MalformedError(f"{path}.{other}", "a {choice} answer takes no {key!r}", choice=args["choice"],
+                                 key=other)
+    for key in ("at", "note"):
+        if key in data and data[key] is not None:
+            if not isinstance(data[key], str):
+                raise MalformedError(f"{path}.{key}", "must be a text, got {value!r}", value=data[key])
+            args[key] = data[key]
+    args["extra"] = {k: v for k, v in data.items()
+                     if (k not in known and k not in _COMMON) or (k in ("at", "note") and v is None)}
+    args["keys"] = tuple(data)
+    return Move(**args)
+
+
+def write_move(move):
+    return move.to_dict()
