@@ -1,0 +1,43 @@
+"""ARCHITECTURE: the New Angeles engine is pure Python, standard library only. Importing every
+module of ``facilitator.rules.newangeles`` in a fresh interpreter must pull in nothing outside
+the standard library and ``facilitator.rules``."""
+
+import json
+import subprocess
+import sys
+
+PROBE = """
+import importlib, json, pkgutil, sys
+before = set(sys.modules)
+import facilitator.rules.newangeles as na
+names = [m.name for m in pkgutil.iter_modules(na.__path__)]
+for name in names:
+    importlib.import_module("facilitator.rules.newangeles." + name)
+print(json.dumps({"modules": names, "loaded": sorted(set(sys.modules) - before),
+                  "stdlib": sorted(sys.stdlib_module_names)}))
+"""
+
+
+def _run(probe):
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60)
+    return json.loads(out.stdout)
+
+
+def _outside(report):
+    stdlib = set(report["stdlib"])
+    return sorted(m for m in report["loaded"]
+                  if m.split(".")[0] not in stdlib and m.split(".")[0] != "_distutils_hack"
+                  and not (m == "facilitator" or m.startswith("facilitator.rules")))
+
+
+def test_the_engine_imports_only_the_standard_library_and_the_rules_package():
+    report = _run(PROBE)
+    assert {"game", "pack", "setup", "moves", "record", "standings", "simulate", "winners"} <= set(report["modules"])
+    assert _outside(report) == []
+
+
+def test_the_probe_would_see_a_foreign_import():
+    """The check above can fail: a probe that also imports a web library lists it."""
+    report = _run(PROBE.replace("import facilitator.rules.newangeles as na",
+                                "import facilitator.rules.newangeles as na\nimport jinja2"))
+    assert "jinja2" in _outside(report)
