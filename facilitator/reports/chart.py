@@ -8,9 +8,9 @@ name and XP. Rounds not played yet are left empty, so a provisional chart stops 
 
 from xml.sax.saxutils import escape
 
+from .. import words
 from ..i18n import gettext as _
 from ..rules import ERAS, ROUNDS
-from . import text
 
 #: distinguishable in colour and in greyscale (dark blue, red, teal, amber)
 PALETTE = ("#1f4e9c", "#c8324b", "#168a7b", "#d88a12")
@@ -73,7 +73,7 @@ def xp_chart_svg(protocol, width=1000, height=300):
         shade = "#f3f5f9" if i % 2 == 0 else "#ffffff"
         out.append(f'<rect x="{x0:.1f}" y="{top}" width="{x1 - x0:.1f}" height="{plot_h}" fill="{shade}"/>')
         out.append(f'<text x="{(x0 + x1) / 2:.1f}" y="{top - 9}" text-anchor="middle" fill="#5b6472" '
-                   f'font-size="11">{escape(text.era_name(era.key))}</text>')
+                   f'font-size="11">{escape(words.era_name(era.key))}</text>')
     for level, threshold in enumerate(protocol.levels[1:], start=2):
         if threshold >= y_max:
             break
@@ -86,7 +86,7 @@ def xp_chart_svg(protocol, width=1000, height=300):
         out.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(value):.1f}" y2="{y(value):.1f}" '
                    f'stroke="#d5dae2" stroke-width="{1.2 if value == 0 else 0.7}"/>')
         out.append(f'<text x="{left - 6}" y="{y(value) + 4:.1f}" text-anchor="end" fill="#3c4350">'
-                   f'{escape(text.number(value))}</text>')
+                   f'{escape(words.number(value))}</text>')
     for r in range(0, ROUNDS + 1):
         out.append(f'<line x1="{x(r):.1f}" x2="{x(r):.1f}" y1="{top + plot_h}" y2="{top + plot_h + 4}" '
                    f'stroke="#8a93a3"/>')
@@ -117,6 +117,6 @@ def xp_chart_svg(protocol, width=1000, height=300):
         out.append(f'<line x1="{x(last_r) + 4:.1f}" y1="{y(last_xp):.1f}" x2="{lx - 3:.1f}" y2="{ly:.1f}" '
                    f'stroke="{colour}" stroke-width="0.7"/>')
         out.append(f'<text x="{lx:.1f}" y="{ly + 4:.1f}" fill="{colour}" font-weight="bold">'
-                   f'{escape(name)} <tspan font-weight="normal">{escape(text.number(last_xp))}</tspan></text>')
+                   f'{escape(name)} <tspan font-weight="normal">{escape(words.number(last_xp))}</tspan></text>')
     out.append("</svg>")
     return "\n".join(out)

@@ -9,9 +9,10 @@ protocol, and who gets a certificate.
 from dataclasses import dataclass
 from datetime import datetime
 
+from .. import words
 from ..rules import standings
 from .protocol import as_protocol
-from . import text
+
 
 
 @dataclass
@@ -70,11 +71,11 @@ class EventResults:
 
     @property
     def rule_text(self):
-        return text.ranking_rule_text(self.rule)
+        return words.ranking_rule_text(self.rule)
 
     @property
     def rule_short(self):
-        return text.ranking_rule_short(self.rule)
+        return words.ranking_rule_short(self.rule)
 
     def certificates(self):
         """Each table's winner(s), then the winning table(s) when there is more than one table."""

@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ..i18n import gettext as _
-from .text import N_
+from ..words import N_
 
 #: what a file is, as its name says it (translated): kind key -> message id
 KINDS = {

@@ -21,11 +21,11 @@ from markupsafe import Markup
 
 import facilitator
 
+from .. import words
 from ..i18n import get_locale, install_jinja, skill_name
 from ..rules import DECLARATION_BONUS, ROUNDS, SKILLS
 from ..rules.eras import age_in_round, era_of_round
 from ..rules.setup import start_skills, turn_order
-from . import text
 from .chart import PALETTE, xp_chart_svg
 from .event import build_event
 from .protocol import Protocol, build_protocol
@@ -41,11 +41,11 @@ def environment():
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"]),
                       trim_blocks=True, lstrip_blocks=True)
     install_jinja(env)
-    env.filters.update(number=text.number, signed=text.signed_number, date=text.format_date,
-                       datetime=text.format_datetime, time=text.format_time, color_name=text.color_name,
-                       skill_changes=text.skill_changes)
-    env.globals.update(SKILLS=SKILLS, ROUNDS=ROUNDS, PALETTE=PALETTE, skill_short=text.skill_short,
-                       skill_name=skill_name, era_name=text.era_name, age_in_round=age_in_round,
+    env.filters.update(number=words.number, signed=words.signed, date=words.format_date,
+                       datetime=words.format_datetime, time=words.format_time, color_name=words.color_name,
+                       skill_changes=words.skill_changes)
+    env.globals.update(SKILLS=SKILLS, ROUNDS=ROUNDS, PALETTE=PALETTE, skill_short=words.skill_short,
+                       skill_name=skill_name, era_name=words.era_name, age_in_round=age_in_round,
                        era_of_round=era_of_round, get_locale=get_locale, FONTS=FONTS)
     return env
 

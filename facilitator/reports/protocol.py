@@ -14,12 +14,12 @@ protocol is built, in the current locale (``facilitator.i18n.use_locale``).
 """
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 
+from .. import words
 from ..i18n import gettext as _
 from ..rules import ROUNDS, SKILLS, Move, read_move, table_standing, turn_order_reason
 from ..rules.setup import start_skills
-from . import text
 
 FINAL = "final"
 PROVISIONAL = "provisional"
@@ -28,7 +28,12 @@ PROVISIONAL = "provisional"
 # ----- undone moves -------------------------------------------------------------------------
 @dataclass
 class UndoneMove:
-    """A move the host took back. The replay leaves it out; the protocol shows it, marked.
+    """A move taken back. The replay leaves it out; the protocol shows it, marked.
+
+    ``kind`` says how it was taken back, as the move log's "take back" row says it:
+    ``"undo"`` (the host undid it), ``"void"`` (the organizer voided a move that does not
+    replay, from a repair screen) or ``"reopen"`` (the organizer reopened a finished table,
+    taking back its ``finish``); each is worded its own way (``words.take_back_text``).
 
     ``after`` is how many moves in force came before it in the log (it is shown right after
     that move). When ``after`` is None, it is placed by its ``at`` time among the moves in
@@ -39,36 +44,43 @@ class UndoneMove:
     undone_at: str | None = None
     undone_by: str | None = None
     after: int | None = None
+    kind: str = "undo"
 
 
 def read_undone(entries):
     """``UndoneMove`` objects from what a caller has at hand. Each entry may be:
 
     * an ``UndoneMove``;
-    * a dict ``{"move": move, "undone_at": ..., "undone_by": ..., "after": ...}``;
-    * a tuple ``(move, undone_at, undone_by)`` or ``(move, undone_at, undone_by, after)``;
-    * a pair ``(move, undo_row)`` where ``undo_row`` has ``created_at`` and ``author``
-      (the storage's undo row, as ``LoadedTable.undone_moves()`` returns it).
+    * a dict ``{"move": move, "undone_at": ..., "undone_by": ..., "after": ..., "kind": ...}``;
+    * a tuple ``(move, undone_at, undone_by)``, ``(move, undone_at, undone_by, after)`` or
+      ``(move, undone_at, undone_by, after, kind)``;
+    * a pair ``(move, row)`` where ``row`` is the storage's "take back" row, as
+      ``LoadedTable.undone_moves()`` returns it: ``created_at``, ``author`` and ``kind``
+      (``"undo"`` | ``"void"`` | ``"reopen"``; a row without one is an undo).
 
     ``move`` is a ``Move`` or its record dict (RECORD.md 2); ``undone_at`` an ISO text or a
-    ``datetime``.
+    ``datetime``. A kind the protocol does not know is shown as an undo (a protocol must
+    still print).
     """
     out = []
     for entry in entries or ():
         if isinstance(entry, UndoneMove):
             item = entry
         elif isinstance(entry, dict):
-            item = UndoneMove(entry["move"], entry.get("undone_at"), entry.get("undone_by"), entry.get("after"))
+            item = UndoneMove(entry["move"], entry.get("undone_at"), entry.get("undone_by"), entry.get("after"),
+                              entry.get("kind") or "undo")
         elif len(entry) == 2:
             move, row = entry
-            item = UndoneMove(move, getattr(row, "created_at", None), getattr(row, "author", None))
+            item = UndoneMove(move, getattr(row, "created_at", None), getattr(row, "author", None),
+                              kind=getattr(row, "kind", None) or "undo")
         else:
             item = UndoneMove(*entry)
         move = item.move if isinstance(item.move, Move) else read_move(item.move, "undone.move")
         undone_at = item.undone_at
         if isinstance(undone_at, datetime):
             undone_at = undone_at.isoformat()
-        out.append(UndoneMove(move, undone_at, item.undone_by, item.after))
+        kind = item.kind if item.kind in words.TAKE_BACK_KINDS else "undo"
+        out.append(UndoneMove(move, undone_at, item.undone_by, item.after, kind))
     return out
 
 
@@ -135,10 +147,11 @@ class LogRow:
     details: list = field(default_factory=list)  # others' gains, redistribution, reason, note
     at: str | None = None
     undone: bool = False
+    taken_back: str | None = None  # for an undone line: "undo" / "void" / "reopen"
 
     @property
     def skills_text(self):
-        return text.skill_changes(self.skills)
+        return words.skill_changes(self.skills)
 
     @property
     def levels_text(self):
@@ -217,6 +230,7 @@ class Protocol:
     game: object
     table: str
     event: str | None
+    event_date: str | None  # the event's day, ISO "YYYY-MM-DD" (None: no date printed)
     pack_title: str
     generated_at: datetime
     final: bool
@@ -242,7 +256,7 @@ class Protocol:
         if self.final:
             return _("Final: the game is finished.")
         return _("Provisional: the game is in round {round} ({era}); the results are not final.",
-                 round=self.round, era=text.era_name(self.era))
+                 round=self.round, era=words.era_name(self.era))
 
     @property
     def results_by_place(self):
@@ -274,7 +288,7 @@ def _player_rows(game):
     for seat, p in enumerate(game.setup):
         char = pack.characters_by_code[p.character]
         rows.append(PlayerRow(
-            seat=seat + 1, name=p.name, born=text.as_date(p.born), character=p.character,
+            seat=seat + 1, name=p.name, born=words.as_date(p.born), character=p.character,
             character_name=char.name, direction=char.direction,
             base={s: char.skills.get(s, 0) for s in SKILLS},
             extra={s: p.extra.get(s, 0) for s in SKILLS},
@@ -285,16 +299,7 @@ def _player_rows(game):
 
 
 def _order_reason(game):
-    code, params = turn_order_reason(game.pack, game.setup)
-    if code == "most_energy":
-        why = _("{player} goes first: the most energy ({energy}).", **params)
-    elif code == "younger":
-        why = _("{player} goes first: the most energy ({energy}); among the players tied on energy, "
-                "the youngest.", **params)
-    else:
-        why = _("{player} goes first: the most energy ({energy}); tied on energy and birth date, "
-                "seated earliest.", **params)
-    return why
+    return words.turn_order_text(*turn_order_reason(game.pack, game.setup), sentence=True)
 
 
 def _card_fields(card):
@@ -303,42 +308,13 @@ def _card_fields(card):
     return {"color": card.color, "card_code": card.code, "card_title": card.title}
 
 
-def describe(move):
-    """What a move is, in words, without its effects (used for undone moves too)."""
-    kind = move.type
-    if kind == "draw":
-        return {"play": _("Card drawn and played"), "defer": _("Card drawn and deferred"),
-                "discard": _("Card drawn and discarded")}[move.decision]
-    return {
-        "rest": _("Rest"),
-        "share": _("Share experience"),
-        "pass": _("Pass"),
-        "play_deferred": _("Deferred card played"),
-        "allocate": _("Free SP allocated"),
-        "adjust": _("Host's correction"),
-        "finish": _("Game finished"),
-    }[kind]
-
-
-def _short_label(result):
-    """The few words the round grid shows for a player's own move."""
-    move, card = result.move, result.card
-    label = card.label if card is not None else ""
-    if move.type == "draw":
-        return {"play": label, "defer": _("{card} deferred", card=label),
-                "discard": _("{card} discarded", card=label)}[move.decision]
-    if move.type == "play_deferred":
-        return _("{card} from deferred", card=label)
-    if move.type == "adjust":
-        changes = [text.signed_number(move.xp) + " XP"] if move.xp else []
-        changes += [text.skill_changes(move.sp)] if move.sp and any(move.sp.values()) else []
-        return _("correction: {changes}", changes=", ".join(changes))
-    return {"rest": _("rest"), "share": _("shared experience"), "pass": _("turn passed")}[move.type]
+#: what a move is, in words (kept under its old name for callers of the protocol module)
+describe = words.move_name
 
 
 def _log_row(result, number):
     move = result.move
-    row = LogRow(number=number, round=result.round, kind=move.type, what=describe(move),
+    row = LogRow(number=number, round=result.round, kind=move.type, what=words.move_name(move),
                  player=move.player, at=move.at, **_card_fields(result.card))
     change = result.changes.get(move.player, {}) if move.player else {}
     row.xp = change.get("xp")
@@ -347,22 +323,18 @@ def _log_row(result, number):
     row.levels = list(change.get("levels", []))
     if move.player:
         row.xp_after, row.level_after = result.after[move.player]
-    # the engine keeps the rule's d + 3; the protocol prints the last round it can really be
-    # played in, which is never after round 10
-    row.deferred_until = min(result.deferred_until, ROUNDS) if result.deferred_until else None
+    # the engine's number: the last round the card can really be played in (never past round 10)
+    row.deferred_until = result.deferred_until
     if result.card is not None and result.card.special and (move.type == "play_deferred" or move.decision == "play"):
         row.special = result.card.special.text
     if move.redistribute:
-        row.details.append(_("redistributed: {changes}", changes=text.skill_changes(move.redistribute)))
+        row.details.append(_("redistributed: {changes}", changes=words.skill_changes(move.redistribute)))
     if move.type == "share":
-        row.details.append(_("every other player gets {xp} XP", xp=text.number(result.shared_xp)))
+        row.details.append(_("every other player gets {xp} XP", xp=words.number(result.shared_xp)))
     for name, other in result.changes.items():
         if name == move.player or "xp" not in other:
             continue
-        gain = _("{player} {xp} XP", player=name, xp=text.signed_number(other["xp"]))
-        if other.get("levels"):
-            gain += " " + _("(level {levels})", levels=", ".join(str(v) for v in other["levels"]))
-        row.details.append(gain)
+        row.details.append(words.gain_text(name, other))
     if move.reason:
         row.details.append(_("reason: {reason}", reason=move.reason))
     if move.note:
@@ -373,8 +345,8 @@ def _log_row(result, number):
 def _undone_row(item, round_no):
     move = item.move
     card = move.card if move.card is not None and not isinstance(move.card, str) else None
-    row = LogRow(number=None, round=round_no, kind="undone", what=describe(move), player=move.player,
-                 at=move.at, undone=True, **_card_fields(card))
+    row = LogRow(number=None, round=round_no, kind="undone", what=words.move_name(move), player=move.player,
+                 at=move.at, undone=True, taken_back=item.kind, **_card_fields(card))
     if isinstance(move.card, str):
         row.card_code = move.card
         row.color = move.color
@@ -383,16 +355,8 @@ def _undone_row(item, round_no):
         row.skills = dict(move.sp or {})
     elif move.type == "allocate":
         row.skills = dict(move.sp or {})
-    when = text.format_time(item.undone_at) if item.undone_at else ""
-    who = item.undone_by or ""
-    if when and who:
-        row.details.append(_("undone at {time} by {who}", time=when, who=who))
-    elif when:
-        row.details.append(_("undone at {time}", time=when))
-    elif who:
-        row.details.append(_("undone by {who}", who=who))
-    else:
-        row.details.append(_("undone"))
+    when = words.format_time(item.undone_at) if item.undone_at else ""
+    row.details.append(words.take_back_text(item.kind, when, item.undone_by or ""))
     if move.reason:
         row.details.append(_("reason: {reason}", reason=move.reason))
     return row
@@ -401,7 +365,7 @@ def _undone_row(item, round_no):
 def _moment(text_value):
     """A move's ``at`` as something to compare: a ``datetime`` when it reads as one (so
     ``...Z`` and ``...+03:00`` compare right), else the text itself."""
-    moment = text.parse_time(text_value)
+    moment = words.parse_time(text_value)
     return (0, moment.timestamp(), "") if moment is not None and moment.tzinfo else (1, 0, text_value)
 
 
@@ -447,7 +411,7 @@ def _walk(game, undone):
                 number=None, round=expired_round, kind="expired", player=name,
                 what=_("Deferred card discarded at the end of the game") if at_finish
                 else _("Deferred card expired"), **_card_fields(card)))
-            labels.setdefault((name, expired_round), []).append(_("{card} expired", card=card.label))
+            labels.setdefault((name, expired_round), []).append(words.expired_label(card))
         row = _log_row(result, i + 1)
         log.append(row)
         if move.type == "draw" and move.decision == "defer":
@@ -461,12 +425,12 @@ def _walk(game, undone):
                 deferral.outcome = "played"
                 deferral.outcome_round = result.round
         if move.player and move.type not in ("allocate",):
-            labels.setdefault((move.player, result.round), []).append(_short_label(result))
+            labels.setdefault((move.player, result.round), []).append(words.move_label(result))
         if move.type == "share":
             for name, other in result.changes.items():
                 if name != move.player and other.get("xp"):
                     labels.setdefault((name, result.round), []).append(
-                        f"{text.signed_number(other['xp'])} ← {move.player}")
+                        f"{words.signed(other['xp'])} ← {move.player}")
         snapshots[result.round] = dict(result.after)
         last_round = result.round
         flush_undone(i + 1)
@@ -506,26 +470,37 @@ def _results(game):
     return rows, standing["total_xp"], standing["average_xp"]
 
 
-def build_protocol(game, undone=None, event=None, now=None):
+def build_protocol(game, undone=None, event=None, now=None, event_date=None):
     """The ``Protocol`` of a replayed ``Game`` (finished or not).
 
-    ``undone``: moves the host took back, to be shown marked in the log (see ``read_undone``
-    for the accepted forms). ``event``: the event's name for the headings. ``now``: the time
-    the protocol is made (defaults to the current local time).
+    ``undone``: moves taken back, to be shown marked in the log (see ``read_undone`` for the
+    accepted forms). ``event``: the event's name for the headings; ``event_date``: its day as
+    an ISO text ``YYYY-MM-DD`` (None: no date is printed). ``now``: the time the protocol is
+    made (defaults to the current local time).
     """
     undone = read_undone(undone)
     log, deferrals, snapshots, labels = _walk(game, undone)
     results, total, average = _results(game)
     return Protocol(
-        game=game, table=game.table, event=event, pack_title=game.pack.title,
+        game=game, table=game.table, event=event, event_date=_iso_date(event_date), pack_title=game.pack.title,
         generated_at=now or datetime.now().astimezone(), final=game.finished,
         round=game.round, era=game.era.key, players=_player_rows(game), order=list(game.order),
         order_reason=_order_reason(game), grid=_grid(game, snapshots, labels), log=log, deferrals=deferrals,
         results=results, total_xp=total, average_xp=average, levels=tuple(game.pack.levels))
 
 
-def as_protocol(item, event=None, now=None):
+def _iso_date(value):
+    """An event's date as ``YYYY-MM-DD`` text (a ``date`` is accepted too); None stays None."""
+    if value is None or value == "":
+        return None
+    day = words.as_date(value)
+    if not isinstance(day, date):
+        raise ValueError(f"event_date must be an ISO date YYYY-MM-DD, got {value!r}")
+    return day.isoformat()
+
+
+def as_protocol(item, event=None, now=None, event_date=None):
     """A ``Protocol`` from a ``Protocol`` (kept) or a ``Game`` (built)."""
     if isinstance(item, Protocol):
         return item
-    return build_protocol(item, event=event, now=now)
+    return build_protocol(item, event=event, now=now, event_date=event_date)

@@ -28,14 +28,14 @@ from openpyxl.styles.differential import DifferentialStyle
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
+from .. import words
 from ..i18n import gettext as _, skill_name
 from ..rules import DECLARATION_BONUS, ROUNDS, SKILLS
 from ..rules.eras import age_in_round, era_of_round
-from . import text
+from ..words import N_
 from .event import build_event
 from .protocol import Protocol, build_protocol
 from .sheets import Book
-from .text import N_
 
 DARK = "1F3864"
 LIGHT = "D9E1F2"
@@ -173,8 +173,8 @@ def _setup_sheet(sheet, p):
         (_("Event"), p.event or ""),
         (_("Table"), p.table),
         (_("Content pack"), p.pack_title),
-        (_("Round"), _("{round} of {rounds} ({era})", round=p.round, rounds=ROUNDS, era=text.era_name(p.era))),
-        (_("Made at"), text.format_datetime(p.generated_at)),
+        (_("Round"), _("{round} of {rounds} ({era})", round=p.round, rounds=ROUNDS, era=words.era_name(p.era))),
+        (_("Made at"), words.format_datetime(p.generated_at)),
         (_("Turn order"), " → ".join(p.order)),
         (_("Why"), p.order_reason),
     ]
@@ -230,7 +230,7 @@ def _setup_sheet(sheet, p):
 
 
 def _round_heading(r):
-    return _("Round {round} · age {age} · {era}", round=r, age=age_in_round(r), era=text.era_name(era_of_round(r).key))
+    return _("Round {round} · age {age} · {era}", round=r, age=age_in_round(r), era=words.era_name(era_of_round(r).key))
 
 
 def _rounds_sheet(sheet, p):
@@ -257,7 +257,7 @@ def _rounds_sheet(sheet, p):
         sheet.line(values, styles)
     sheet.skip()
     sheet.put(sheet.row, 1, _("Levels"), "label")
-    sheet.put(sheet.row, 2, ", ".join(_("level {level} from {xp} XP", level=i + 1, xp=text.number(xp))
+    sheet.put(sheet.row, 2, ", ".join(_("level {level} from {xp} XP", level=i + 1, xp=words.number(xp))
                                       for i, xp in enumerate(p.levels)), "value")
     sheet.widths([16] + [7, 5, 15] * ROUNDS)
     sheet.freeze(first + 2, 2)
@@ -280,10 +280,10 @@ def _log_sheet(sheet, p):
         fills = [None] * len(LOG_HEADERS)
         fills[5] = fill
         sheet.line([
-            r.number, r.round, r.player, r.what, text.color_name(r.color) if r.color else None,
+            r.number, r.round, r.player, r.what, words.color_name(r.color) if r.color else None,
             r.card_code, r.card_title, r.xp, r.xp_after, r.level_after, r.skills_text or None,
             r.free_sp, r.levels_text or None, r.deferred_until, r.special or None, r.details_text or None,
-            text.format_time(r.at) if r.at else None,
+            words.format_time(r.at) if r.at else None,
         ], LOG_STYLES, undone=r.undone, fills=fills, skip_empty=True)
     if p.log:
         sheet.boxed(f"A{header + 1}:{get_column_letter(len(LOG_HEADERS))}{sheet.row - 1}")
@@ -339,7 +339,7 @@ def _results_sheet(sheet, p):
     _listing(sheet, _("Deferred cards"),
              [_("Round"), _("Player"), _("Card"), _("Card title"), _("Colour"), _("Playable until round"),
               _("Outcome"), _("Rounds held")],
-             [[d.round, d.player, d.card_code, d.card_title, text.color_name(d.color), d.until, d.outcome_text,
+             [[d.round, d.player, d.card_code, d.card_title, words.color_name(d.color), d.until, d.outcome_text,
                d.held_rounds] for d in p.deferrals],
              ["center", "name", "text", "text", "text", "center", "text", "center"], _("No card was deferred."))
     sheet.skip()
@@ -416,7 +416,7 @@ def _summary_sheet(sheet, results):
         status = _("Final: every table has finished.")
     else:
         status = _("Provisional: still playing: {tables}.", tables=", ".join(results.unfinished))
-    sheet.heading(title, status, results.final, _("Made at {when}", when=text.format_datetime(results.generated_at)))
+    sheet.heading(title, status, results.final, _("Made at {when}", when=words.format_datetime(results.generated_at)))
     sheet.put(sheet.row - 1, 1, _("Ranking rule: {rule}", rule=results.rule_text), "label")
     sheet.row += 1
     team_col, person_col = 1, 9

@@ -256,3 +256,34 @@ def test_a_game_without_moves_has_an_empty_provisional_protocol():
     assert not p.final and p.log == [] and p.deferrals == []
     assert all(c is None for row in p.grid for c in row.cells)
     assert p.total_xp == 0
+
+
+# ----- the three kinds of take-back rows ---------------------------------------------------------------
+def test_read_undone_reads_the_kind_of_a_storage_row_and_defaults_to_undo():
+    void_row = SimpleNamespace(kind="void", author="Организатор", created_at="2025-05-17T10:06:00+00:00", seq=9,
+                               undoes=4)
+    plain_row = SimpleNamespace(author="Ведущий", created_at=None)
+    void, undo, listed = read_undone([(UNDONE_DRAW, void_row), (UNDONE_DRAW, plain_row),
+                                      {"move": {"type": "finish"}, "kind": "reopen"}])
+    assert (void.kind, undo.kind, listed.kind) == ("void", "undo", "reopen")
+    assert void.undone_by == "Организатор"
+
+
+def test_an_unknown_kind_is_shown_as_an_undo():
+    (item,) = read_undone([(UNDONE_DRAW, SimpleNamespace(kind="mystery", author=None, created_at=None))])
+    assert item.kind == "undo"
+
+
+def test_voided_and_reopened_moves_say_who_took_them_back_in_their_own_words(game):
+    undone = [UndoneMove(Move("pass", player="Борис"), None, "Ведущий", after=0, kind="undo"),
+              UndoneMove(Move("adjust", player="Вика", xp=100, reason="ошибка"), None, "Ольга", after=20, kind="void"),
+              UndoneMove(Move("finish"), None, "Ольга", after=42, kind="reopen")]
+    with use_locale("ru"):
+        p = build_protocol(game, undone=undone, now=NOW)
+    rows = [r for r in p.log if r.undone]
+    assert [r.taken_back for r in rows] == ["undo", "void", "reopen"]
+    assert rows[0].details_text == "ход отменён (Ведущий)"
+    assert rows[1].details_text.startswith("ход аннулирован организатором (Ольга)")
+    assert rows[2].details_text == "игра возобновлена организатором (Ольга)"
+    assert rows[2].what == "Игра окончена"
+    assert p.final and p.total_xp == 2500  # taken-back moves change no number

@@ -1,5 +1,7 @@
-"""Every text of the protocol workbooks and printed sheets has a Russian translation in
-facilitator/translations/ru/reports.po, with the placeholders the code fills in.
+"""Every text of the protocol workbooks and printed sheets, and every word of the game in
+``facilitator/words.py`` (shared with the screens), has a Russian translation with the
+placeholders the code fills in: in facilitator/translations/ru/reports.po, or, for the words
+the screens said first, in web.po (the catalogs of a locale are merged).
 
 The msgids are extracted the way a translator's tool does it (Babel's Python and Jinja2
 extractors, with ``N_`` marking ids defined in one place and translated where shown)."""
@@ -20,7 +22,7 @@ CATALOG = ROOT / "facilitator" / "translations" / "ru" / "reports.po"
 
 def extract():
     found = {}
-    for path in sorted((ROOT / "facilitator" / "reports").glob("*.py")):
+    for path in sorted((ROOT / "facilitator" / "reports").glob("*.py")) + [ROOT / "facilitator" / "words.py"]:
         for lineno, message, _c, _x in extract_from_file("python", str(path), keywords=KEYWORDS):
             found.setdefault(message, f"{path.relative_to(ROOT)}:{lineno}")
     for path in sorted((ROOT / "facilitator" / "templates" / "print").glob("*.html")):
@@ -38,7 +40,8 @@ def fields(text):
 
 
 def test_the_extraction_finds_code_templates_and_marked_headers():
-    assert "Card drawn and deferred" in MESSAGES          # protocol.py
+    assert "Card drawn and deferred" in MESSAGES          # words.py
+    assert "voided by the organizer" in MESSAGES          # words.py, marked with N_
     assert "Deferred until round" in MESSAGES             # a log header marked with N_
     assert "Certificate" in MESSAGES                      # certificates.html
     assert "XP by round" in MESSAGES                      # chart.py

@@ -174,6 +174,22 @@ def test_log_marks_undone_moves_and_expired_cards(book):
     assert ws.cell(expired, cols["Карта"]).value == "U-R-01"
 
 
+def test_log_words_each_kind_of_take_back_its_own_way(game):
+    undone = [UndoneMove(Move("pass", player="Борис"), None, "Ведущий", after=0),
+              UndoneMove(Move("adjust", player="Вика", xp=100, reason="ошибка"), None, "Ольга", after=20, kind="void"),
+              UndoneMove(Move("finish"), None, "Ольга", after=42, kind="reopen")]
+    with use_locale("ru"):
+        wb = open_book(table_protocol_xlsx(game, undone=undone, now=NOW))
+    ws = wb["Журнал"]
+    header = find_row(ws, "№")
+    cols = header_columns(ws, header)
+    details = [ws.cell(r, cols["Подробности"]).value for r in range(header + 1, ws.max_row + 1)
+               if ws.cell(r, cols["Ход"]).font.strike]
+    assert details[0] == "ход отменён (Ведущий)"
+    assert details[1].startswith("ход аннулирован организатором (Ольга)")
+    assert details[2] == "игра возобновлена организатором (Ольга)"
+
+
 def test_log_sheet_has_a_frozen_header_a_filter_and_printed_titles(book):
     ws = book["Журнал"]
     header = find_row(ws, "№")
