@@ -49,7 +49,7 @@ DEAL_STAGES = ("asset", "offer", "counteroffers", "support", "winner")
 _STAGE = {s: i for i, s in enumerate(DEAL_STAGES)}
 
 
-def _illegal(rule, code, template, **params):
+def _illegal(rule, code, template, /, **params):
     """An ``IllegalMoveError``: ``rule`` as in the module docstring, ``template`` a literal."""
     return IllegalMoveError(rule, code, template, **params)
 
@@ -364,9 +364,10 @@ class Game:
         return self.by_name[name]
 
     def _check_code(self, kind, code):
+        """An asset, investment or event must be a code of the pack's list, if it has one."""
         if not self.pack.accepts(kind, code):
-            raise _illegal("§1", "unknown_code", "unknown {kind} code {code}: the pack lists its {kind}",
-                           kind=kind, code=code)
+            raise _illegal("§1", "unknown_code", "unknown {card} code {code}: the pack lists its {card} cards",
+                           card=kind[:-1], code=code)
 
     def _check_resource(self, resource):
         if resource not in self.supply:
