@@ -224,9 +224,10 @@ class _Reader:
         self.code = key if isinstance(key, str) else None
         self.ok = True
 
-    def problem(self, field_name, key, template, **params):
+    def problem(self, field_name, problem_key, template, /, **params):
         self.ok = False
-        self.problems.append(PackProblem(self.item, self.index, self.code, field_name, key, template, **params))
+        self.problems.append(PackProblem(self.item, self.index, self.code, field_name, problem_key, template,
+                                         **params))
 
     def get(self, name):
         if name not in self.data:
