@@ -1,0 +1,87 @@
+"""The XP chart of the printed protocol (facilitator/reports/chart.py): its gridlines stay few
+and readable whatever the XP, from an empty game to a host's correction of 10^100 XP."""
+
+import time
+import xml.etree.ElementTree as ET
+from datetime import datetime, timezone
+
+import pytest
+
+from facilitator.i18n import use_locale
+from facilitator.reports.chart import axis, nice_step, tick_label, xp_chart_svg
+from facilitator.reports.pdf import table_protocol_pdf
+from facilitator.reports.protocol import build_protocol
+
+from .conftest import MOVES, game_of, record_data
+
+NOW = datetime(2025, 5, 17, 12, 0, tzinfo=timezone.utc)
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def gridlines(svg):
+    """The XP values the chart draws a gridline for, as its labels say them."""
+    root = ET.fromstring(svg)
+    path = next(p for p in root.iter(f"{SVG}path") if p.get("class") == "grid")
+    labels = [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "tick"]
+    assert path.get("d").count("M") == len(labels)
+    return labels
+
+
+def corrected_game(xp):
+    """The hand-made game after round 1, then a host's correction of ``xp`` XP for Аня."""
+    return game_of(record_data(moves=MOVES[:4] + [{"type": "adjust", "player": "Аня", "xp": xp,
+                                                   "reason": "проверка шкалы"}]))
+
+
+@pytest.mark.parametrize("xp", [10 ** 8, 10 ** 9, 10 ** 100], ids=["1e8", "1e9", "1e100"])
+def test_a_huge_correction_draws_a_few_gridlines_at_once(xp):
+    game = corrected_game(xp)
+    started = time.process_time()
+    with use_locale("ru"):
+        svg = xp_chart_svg(build_protocol(game, now=NOW))
+    assert time.process_time() - started < 0.5
+    lines = gridlines(svg)
+    assert 3 <= len(lines) <= 12
+    assert all(len(label) <= 12 for label in lines), lines  # 1,2×10¹⁰⁰, never a hundred digits
+
+
+def test_a_protocol_with_a_correction_of_ten_to_the_hundred_prints_quickly():
+    started = time.process_time()
+    with use_locale("ru"):
+        data = table_protocol_pdf(corrected_game(10 ** 100), now=NOW)
+    assert data.startswith(b"%PDF-")
+    assert time.process_time() - started < 3
+
+
+def test_a_normal_game_keeps_steps_of_a_hundred_xp(game):
+    with use_locale("ru"):
+        lines = gridlines(xp_chart_svg(build_protocol(game, now=NOW)))
+    assert lines == ["0", "100", "200", "300", "400", "500", "600", "700", "800", "900"]
+
+
+def test_a_game_without_moves_still_has_a_readable_scale():
+    with use_locale("ru"):
+        lines = gridlines(xp_chart_svg(build_protocol(game_of(record_data(moves=[])), now=NOW)))
+    assert lines == ["0", "100", "200", "300", "400", "500", "600"]
+
+
+@pytest.mark.parametrize("values", [[0], [0, 2300], [-300, 200], [-10 ** 9, 5], [0, 10 ** 100 + 800],
+                                    [-(10 ** 100), 10 ** 100], [7 * 10 ** 55]])
+def test_the_axis_covers_every_value_with_at_most_ten_gridlines(values):
+    low, high, step = axis(values)
+    assert low <= min(values + [0]) and max(values) < high and low <= 0 <= high
+    assert (high - low) % step == 0 and (high - low) // step + 1 <= 10
+    assert str(step).strip("0") in ("1", "2", "5")
+
+
+@pytest.mark.parametrize("span, step", [(1, 1), (500, 100), (800, 100), (2300, 500), (10 ** 8, 2 * 10 ** 7),
+                                        (10 ** 100, 2 * 10 ** 99)])
+def test_nice_steps(span, step):
+    assert nice_step(span) == step
+
+
+@pytest.mark.parametrize("value, label", [(2500, "2\u202f500"), (1_200_000_000, "1,2×10⁹"), (10 ** 100, "1×10¹⁰⁰"),
+                                          (10 ** 100 + 800, "≈1×10¹⁰⁰"), (-(2 * 10 ** 9), "\u22122×10⁹")])
+def test_long_numbers_are_labelled_compactly(value, label):
+    with use_locale("ru"):
+        assert tick_label(value) == label
