@@ -123,6 +123,11 @@ IMPORT_TEMPLATES = {
     "losses_exact": "a {color} card must cost exactly {need} SP, got {got}",
     "losses_range": "a {color} card must cost {min} to {max} SP, got {got}",
     "special_not_red": "only red cards have a special ability; this is a {color} card",
+    "above_maximum": "must be {maximum} or less, got {value}",
+    "too_long": "must be at most {limit} characters long, got {length}",
+    "not_one_line": "must be one line of text without control characters; found {char} at character {position}",
+    "control_character": "must not contain control characters (found {char} at character {position})",
+    "too_many": "may list at most {limit}, got {count}",
 }
 #: the same, where the sentence depends on the item (``card``/``character``) or field
 ITEM_TEMPLATES = {
@@ -130,6 +135,9 @@ ITEM_TEMPLATES = {
     ("duplicate_code", "character"): "the code is already used by character #{first}",
     ("empty_list", "characters"): "the pack needs at least one character",
     ("empty_list", "cards"): "the pack needs at least one card",
+    ("too_many", "characters"): "a pack holds at most {limit} characters, got {count}",
+    ("too_many", "cards"): "a pack holds at most {limit} cards, got {count}",
+    ("too_many", "levels"): "a pack lists at most {limit} levels, got {count}",
 }
 
 

@@ -3,7 +3,8 @@
 from dataclasses import dataclass, field
 
 from .errors import MalformedError
-from .fields import FieldErrors, read_int, read_object, read_skill_map, read_text, require
+from .fields import (LABEL, MAX_CODE, MAX_SP, MAX_TEXT, MAX_TITLE, PRINTED, FieldErrors, check_text, read_int,
+                     read_object, read_skill_map, read_text, require, shown)
 from .eras import ERA_KEYS
 from .skills import SKILLS, compact, total
 
@@ -152,21 +153,23 @@ def read_card(data, path, require_code=True, require_era=True, errors=None):
         era = require(data, "era", path)
         if era not in ERA_KEYS:
             raise MalformedError(f"{path}.era", "unknown era {era!r}; the eras are {allowed}",
-                                 era=era, allowed=", ".join(ERA_KEYS))
+                                 era=shown(era), allowed=", ".join(ERA_KEYS))
         return era
 
     def color_of():
         color = require(data, "color", path)
         if color not in COLORS:
             raise MalformedError(f"{path}.color", "unknown colour {color!r}; the colours are {allowed}",
-                                 color=color, allowed=", ".join(COLORS))
+                                 color=shown(color), allowed=", ".join(COLORS))
         return color
 
     def text_of():
-        text = data.get("text") or ""
+        text = data.get("text")
+        if text is None:
+            return ""
         if not isinstance(text, str):
             raise MalformedError(f"{path}.text", "must be a text")
-        return text
+        return check_text(text, f"{path}.text", MAX_TEXT, PRINTED)
 
     def special_of():
         special = data.get("special")
@@ -175,28 +178,34 @@ def read_card(data, path, require_code=True, require_era=True, errors=None):
         special = read_object(special, f"{path}.special")
         redistribute = special.get("redistribute")
         if redistribute is not None:
-            redistribute = read_int(redistribute, f"{path}.special.redistribute", minimum=1)
-        return Special(text=read_text(special.get("text", ""), f"{path}.special.text", required=False) or "",
-                       redistribute=redistribute)
+            redistribute = read_int(redistribute, f"{path}.special.redistribute", minimum=1, maximum=MAX_SP)
+        text = read_text(special.get("text", ""), f"{path}.special.text", required=False, limit=MAX_TEXT,
+                         keep=PRINTED)
+        return Special(text=text or "", redistribute=redistribute)
 
     code = data.get("code")
     if require_code or code is not None:
-        code = take(lambda: read_text(require(data, "code", path), f"{path}.code"))
+        code = take(lambda: read_text(require(data, "code", path), f"{path}.code", limit=MAX_CODE, keep=LABEL))
     era = data.get("era")
     if require_era or era is not None:
         era = take(era_of)
     fields = dict(
         color=take(color_of),
-        title=take(lambda: read_text(require(data, "title", path), f"{path}.title")),
+        title=take(lambda: read_text(require(data, "title", path), f"{path}.title", limit=MAX_TITLE, keep=LABEL)),
         text=take(text_of, ""),
         special=take(special_of),
         conditions=take(lambda: read_skill_map(data.get("conditions"), f"{path}.conditions"), {}),
         losses=take(lambda: read_skill_map(data.get("losses"), f"{path}.losses"), {}),
         gains=take(lambda: read_skill_map(data.get("gains"), f"{path}.gains"), {}),
-        free=take(lambda: read_int(data.get("free", 0) or 0, f"{path}.free", minimum=0), 0),
+        free=take(lambda: read_int(_or_zero(data.get("free")), f"{path}.free", minimum=0, maximum=MAX_SP), 0),
     )
     if own:
         errors.raise_first()
     if len(errors.errors) > before:
         return None
     return Card(code=code, era=era, **fields)
+
+
+def _or_zero(value):
+    """``free`` may be left out or null (0); anything else must be a whole number."""
+    return 0 if value is None else value

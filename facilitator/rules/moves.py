@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from .cards import COLORS, Card
 from .errors import MalformedError
-from .fields import read_int, read_object, read_skill_map, read_text, require
+from .fields import (LINE, LINES, MAX_CODE, MAX_NAME, MAX_NOTE, MAX_XP_CHANGE, check_text, read_int, read_object,
+                     read_skill_map, read_text, require, shown)
 from .skills import compact
 
 MAIN_MOVES = ("draw", "rest", "share", "pass")
@@ -90,27 +91,27 @@ def read_move(data, path="move"):
     kind = require(data, "type", path)
     if kind not in MOVE_TYPES:
         raise MalformedError(f"{path}.type", "unknown move type {kind!r}; the types are {allowed}",
-                             kind=kind, allowed=", ".join(MOVE_TYPES))
+                             kind=shown(kind), allowed=", ".join(MOVE_TYPES))
     known = MOVE_FIELDS[kind]
     args = {"type": kind}
     if "player" in known:
-        args["player"] = read_text(require(data, "player", path), f"{path}.player")
+        args["player"] = read_text(require(data, "player", path), f"{path}.player", limit=MAX_NAME)
     if kind == "draw":
         color = require(data, "color", path)
         if color not in COLORS:
             raise MalformedError(f"{path}.color", "unknown colour {color!r}; the colours are {allowed}",
-                                 color=color, allowed=", ".join(COLORS))
+                                 color=shown(color), allowed=", ".join(COLORS))
         args["color"] = color
         card = require(data, "card", path)
         if isinstance(card, str):
-            args["card"] = read_text(card, f"{path}.card")
+            args["card"] = read_text(card, f"{path}.card", limit=MAX_CODE)
         else:
             args["card"] = read_inline_card(card, f"{path}.card")
             args["raw_card"] = card
         decision = require(data, "decision", path)
         if decision not in DECISIONS:
             raise MalformedError(f"{path}.decision", "unknown decision {decision!r}; allowed: {allowed}",
-                                 decision=decision, allowed=", ".join(DECISIONS))
+                                 decision=shown(decision), allowed=", ".join(DECISIONS))
         args["decision"] = decision
     if "redistribute" in known and data.get("redistribute") is not None:
         args["redistribute"] = read_skill_map(data["redistribute"], f"{path}.redistribute", signed=True)
@@ -118,18 +119,33 @@ def read_move(data, path="move"):
         args["sp"] = read_skill_map(require(data, "sp", path), f"{path}.sp")
     if kind == "adjust":
         if "xp" in data:
-            args["xp"] = read_int(data["xp"], f"{path}.xp")
+            args["xp"] = read_xp_change(data["xp"], f"{path}.xp")
         if "sp" in data:
             args["sp"] = read_skill_map(data["sp"], f"{path}.sp", signed=True)
-        args["reason"] = read_text(require(data, "reason", path), f"{path}.reason")
-    for key in ("at", "note"):
+        args["reason"] = read_text(require(data, "reason", path), f"{path}.reason", limit=MAX_NOTE, keep=LINES)
+    for key, limit, keep in (("at", MAX_CODE, LINE), ("note", MAX_NOTE, LINES)):
         if key in data and data[key] is not None:
             if not isinstance(data[key], str):
                 raise MalformedError(f"{path}.{key}", "must be a text")
-            args[key] = data[key]
+            args[key] = check_text(data[key], f"{path}.{key}", limit, keep)
     args["extra"] = {k: v for k, v in data.items()
                      if (k not in known and k not in _COMMON) or (k in ("at", "note") and v is None)}
     return Move(**args)
+
+
+def read_xp_change(value, path):
+    """An adjust's XP change: a whole number within ``MAX_XP_CHANGE`` either way."""
+    xp = read_int(value, path)
+    if not -MAX_XP_CHANGE <= xp <= MAX_XP_CHANGE:
+        raise MalformedError(path, "an adjust changes XP by at most {limit} either way, got {value}",
+                             limit=MAX_XP_CHANGE, value=shown(xp))
+    return xp
+
+
+def check_move(move, path="move"):
+    """A ``Move`` built in code (a form, a test) held to the same bounds as one read from JSON:
+    the move ``read_move`` gives for its JSON form. Raises ``MalformedError``."""
+    return read_move(move.to_dict(), path)
 
 
 def write_move(move):

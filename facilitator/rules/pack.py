@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 
 from .cards import colour_breaks, read_card
 from .errors import MalformedError, PackError, Problem
-from .fields import FieldErrors, is_int, read_skill_map, read_text, require
+from .fields import (LABEL, MAX_CARDS, MAX_CHARACTERS, MAX_CODE, MAX_ID, MAX_LEVELS, MAX_NAME, MAX_SP, MAX_TEXT,
+                     MAX_TITLE, MAX_XP, PRINTED, FieldErrors, check_text, is_int, read_skill_map, read_text, require,
+                     shown)
 from .skills import SKILLS
 
 PACK_FORMAT = "lyceum-pack/1"
@@ -100,6 +102,11 @@ MALFORMED_KEYS = {
     "unknown skill {key!r}; the skills are {allowed}": "unknown_skill",
     "unknown era {era!r}; the eras are {allowed}": "unknown_era",
     "unknown colour {color!r}; the colours are {allowed}": "unknown_color",
+    "must be at most {maximum}, got {value}": "above_maximum",
+    "must be at most {limit} characters long, got {length}": "too_long",
+    "must be one line of text without control characters; found {char} at character {position}": "not_one_line",
+    "must not contain control characters; found {char} at character {position}": "control_character",
+    "must list at most {limit} items, got {count}": "too_many",
 }
 
 
@@ -120,10 +127,22 @@ def _read_character(data, path, errors):
         raise MalformedError(path, "must be an object")
     take = errors.take
     skills = take(lambda: read_skill_map(require(data, "skills", path), f"{path}.skills"), {})
-    code = take(lambda: read_text(require(data, "code", path), f"{path}.code"))
-    name = take(lambda: read_text(require(data, "name", path), f"{path}.name"))
-    direction = take(lambda: read_text(data.get("direction", ""), f"{path}.direction", required=False) or "", "")
+    code = take(lambda: read_text(require(data, "code", path), f"{path}.code", limit=MAX_CODE, keep=LABEL))
+    name = take(lambda: read_text(require(data, "name", path), f"{path}.name", limit=MAX_NAME, keep=LABEL))
+    direction = take(lambda: read_text(data.get("direction", ""), f"{path}.direction", required=False,
+                                       limit=MAX_TITLE, keep=PRINTED) or "", "")
     return Character(code=code, name=name, direction=direction, skills={s: skills.get(s, 0) for s in SKILLS})
+
+
+def _setting(problems, name, read):
+    """A pack setting (``id``, ``title``, ``description``) read by ``read``; a refusal is noted
+    as the pack's problem and None returned."""
+    try:
+        return read()
+    except MalformedError as err:
+        problems.append(PackProblem("pack", None, None, name, MALFORMED_KEYS.get(err.template, "malformed"),
+                                    err.template, **err.params))
+        return None
 
 
 def pack_problems(data):
@@ -132,23 +151,26 @@ def pack_problems(data):
     if not isinstance(data, dict):
         return None, [PackProblem("pack", None, None, "", "not_object", "a content pack must be a JSON object")]
     if data.get("format") != PACK_FORMAT:
-        problems.append(PackProblem("pack", None, None, "format", "wrong_format",
-                                    "must be {expected!r}, got {got!r}", expected=PACK_FORMAT, got=data.get("format")))
-    pack_id = data.get("id")
-    if not isinstance(pack_id, str) or not pack_id.strip():
-        problems.append(PackProblem("pack", None, None, "id", "missing_text", "must be a non-empty text"))
-    title = data.get("title")
-    if not isinstance(title, str) or not title.strip():
-        problems.append(PackProblem("pack", None, None, "title", "missing_text", "must be a non-empty text"))
+        problems.append(PackProblem("pack", None, None, "format", "wrong_format", "must be {expected!r}, got {got!r}",
+                                    expected=PACK_FORMAT, got=shown(data.get("format"))))
+    pack_id = _setting(problems, "id", lambda: read_text(data.get("id"), "pack.id", limit=MAX_ID, keep=LABEL))
+    title = _setting(problems, "title", lambda: read_text(data.get("title"), "pack.title", limit=MAX_TITLE, keep=LABEL))
     description = data.get("description") or ""
     if not isinstance(description, str):
         problems.append(PackProblem("pack", None, None, "description", "not_text", "must be a text"))
         description = ""
+    description = _setting(problems, "description",
+                           lambda: check_text(description, "pack.description", MAX_TEXT, PRINTED)) or ""
 
     skill_max = data.get("skill_max")
     if skill_max is not None and (not is_int(skill_max) or skill_max < 1):
         problems.append(PackProblem("pack", None, None, "skill_max", "bad_skill_max",
-                                    "must be null or a whole number of at least 1, got {value!r}", value=skill_max))
+                                    "must be null or a whole number of at least 1, got {value!r}",
+                                    value=shown(skill_max)))
+        skill_max = None
+    elif skill_max is not None and skill_max > MAX_SP:
+        problems.append(PackProblem("pack", None, None, "skill_max", "above_maximum",
+                                    "must be at most {maximum}, got {value}", maximum=MAX_SP, value=shown(skill_max)))
         skill_max = None
 
     levels = data.get("levels")
@@ -156,15 +178,24 @@ def pack_problems(data):
         problems.append(PackProblem("levels", None, None, "", "levels_missing",
                                     "must be a non-empty list of XP thresholds"))
         levels = [0]
+    elif len(levels) > MAX_LEVELS:
+        problems.append(PackProblem("levels", None, None, "", "too_many",
+                                    "must list at most {limit} items, got {count}", limit=MAX_LEVELS,
+                                    count=len(levels)))
+        levels = [0]
     else:
         for i, value in enumerate(levels):
             if not is_int(value) or value < 0:
                 problems.append(PackProblem("levels", i, None, f"[{i}]", "level_not_number",
-                                            "must be a non-negative whole number, got {value!r}", value=value))
+                                            "must be a non-negative whole number, got {value!r}", value=shown(value)))
+            elif value > MAX_XP:
+                problems.append(PackProblem("levels", i, None, f"[{i}]", "above_maximum",
+                                            "must be at most {maximum}, got {value}", maximum=MAX_XP,
+                                            value=shown(value)))
             elif i == 0 and value != 0:
                 problems.append(PackProblem("levels", 0, None, "[0]", "level_1_not_zero",
                                             "level 1 begins at 0 XP, got {value}", value=value))
-            elif i > 0 and is_int(levels[i - 1]) and value <= levels[i - 1]:
+            elif i > 0 and is_int(levels[i - 1]) and levels[i - 1] <= MAX_XP and value <= levels[i - 1]:
                 problems.append(PackProblem("levels", i, None, f"[{i}]", "levels_not_increasing",
                                             "thresholds must increase: level {level} at {xp} XP "
                                             "is not above level {previous} at {previous_xp} XP",
@@ -174,6 +205,11 @@ def pack_problems(data):
     raw_chars = data.get("characters")
     if not isinstance(raw_chars, list) or not raw_chars:
         problems.append(PackProblem("pack", None, None, "characters", "empty_list", "must be a non-empty list"))
+        raw_chars = []
+    elif len(raw_chars) > MAX_CHARACTERS:
+        problems.append(PackProblem("pack", None, None, "characters", "too_many",
+                                    "must list at most {limit} items, got {count}", limit=MAX_CHARACTERS,
+                                    count=len(raw_chars)))
         raw_chars = []
     seen = {}
     for i, raw in enumerate(raw_chars):
@@ -197,6 +233,11 @@ def pack_problems(data):
     raw_cards = data.get("cards")
     if not isinstance(raw_cards, list) or not raw_cards:
         problems.append(PackProblem("pack", None, None, "cards", "empty_list", "must be a non-empty list"))
+        raw_cards = []
+    elif len(raw_cards) > MAX_CARDS:
+        problems.append(PackProblem("pack", None, None, "cards", "too_many",
+                                    "must list at most {limit} items, got {count}", limit=MAX_CARDS,
+                                    count=len(raw_cards)))
         raw_cards = []
     seen = {}
     for i, raw in enumerate(raw_cards):

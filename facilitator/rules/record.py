@@ -6,7 +6,7 @@ A record carries its content pack inline so it replays the same anywhere, years 
 from dataclasses import dataclass, field
 
 from .errors import MalformedError, PackError, RulesError, SetupError
-from .fields import read_object, require
+from .fields import MAX_MOVES, MAX_NAME, MAX_PLAYERS_LISTED, check_text, read_list, read_object, require, shown
 from .game import Game
 from .moves import read_move
 from .pack import read_pack
@@ -58,10 +58,11 @@ def read_record(data):
     data = read_object(data, "")
     if data.get("format") != RECORD_FORMAT:
         raise MalformedError("format", "must be {expected!r}, got {got!r}",
-                             expected=RECORD_FORMAT, got=data.get("format"))
+                             expected=RECORD_FORMAT, got=shown(data.get("format")))
     table = require(data, "table", "")
     if not isinstance(table, str):
         raise MalformedError("table", "must be a text")
+    check_text(table, "table", MAX_NAME)
     content = require(data, "content", "")
     try:
         pack = read_pack(content)
@@ -71,13 +72,9 @@ def read_record(data):
         named = f"{first.item} {first.code}: " if first.item in ("card", "character") and first.code else ""
         raise MalformedError(_content_path(first), "{problem}{more}", problem=named + first.message,
                              more=more) from None
-    raw_players = require(data, "players", "")
-    if not isinstance(raw_players, list):
-        raise MalformedError("players", "must be a list")
+    raw_players = read_list(require(data, "players", ""), "players", MAX_PLAYERS_LISTED)
     players = [read_player(p, f"players[{i}]") for i, p in enumerate(raw_players)]
-    moves = require(data, "moves", "")
-    if not isinstance(moves, list):
-        raise MalformedError("moves", "must be a list")
+    moves = read_list(require(data, "moves", ""), "moves", MAX_MOVES)
     moves = [read_move(m, f"moves[{i}]") for i, m in enumerate(moves)]
     extra = {k: v for k, v in data.items() if k not in _KNOWN}
     return Record(table=table, pack=pack, players=players, moves=moves, extra=extra, raw_content=content,

@@ -4,7 +4,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from .errors import MalformedError, SetupError
-from .fields import read_object, read_skill_map, read_text, require
+from .fields import MAX_CODE, MAX_NAME, read_object, read_skill_map, read_text, require, shown
 from .skills import SKILLS, compact
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 4
@@ -33,18 +33,18 @@ class PlayerSetup:
 
 def read_player(data, path):
     data = read_object(data, path)
-    born = read_text(require(data, "born", path), f"{path}.born")
+    born = read_text(require(data, "born", path), f"{path}.born", limit=MAX_CODE)
     try:
         date.fromisoformat(born)
     except ValueError:
-        raise MalformedError(f"{path}.born", "must be a date as YYYY-MM-DD, got {born!r}", born=born) from None
+        raise MalformedError(f"{path}.born", "must be a date as YYYY-MM-DD, got {born!r}", born=shown(born)) from None
     declaration = data.get("declaration")
     if declaration is not None:
         declaration = read_skill_map(declaration, f"{path}.declaration")
     return PlayerSetup(
-        name=read_text(require(data, "name", path), f"{path}.name").strip(),
+        name=read_text(require(data, "name", path), f"{path}.name", limit=MAX_NAME).strip(),
         born=born,
-        character=read_text(require(data, "character", path), f"{path}.character"),
+        character=read_text(require(data, "character", path), f"{path}.character", limit=MAX_CODE),
         extra=read_skill_map(data.get("extra"), f"{path}.extra"),
         declaration=declaration,
     )
