@@ -28,6 +28,7 @@ ACTIONS = ("Biotech: Vaccination Drive", "Biotech: Clinic", "Media: Public Broad
            "Security: Sweep", "Security: Patrol", "Labor: Relocate Androids", "Construction: Restore Power",
            "Construction: Develop District", "Biotech: Quarantine")
 ENDS = ("rounds", "threat", None)
+MAX_IDLE = 3  # so that any dice, even a die always showing 0, finish the game
 
 
 class _Table:
@@ -42,6 +43,7 @@ class _Table:
         self.takeover_slot = takeover_slot
         self.next_asset = 1
         self.removed = []  # assets removed by adjust, which may be revealed again (D29)
+        self.idle = 0  # moves in a row that did not advance the game (at most MAX_IDLE)
 
 
 def random_setup(pack, rng, players, end):
@@ -279,10 +281,12 @@ def choose_move(game, table):
         met, short, added = game.demand_outcome()
         if game.threat + added >= pack.threat_max:  # keep the city out of government hands
             return Move("supply", changes=short, reason="action")
-    if rng.random() < 0.3:
+    if table.idle < MAX_IDLE and rng.random() < 0.3:
         move = random_anytime(game, table)
         if move is not None:
+            table.idle += 1
             return move
+    table.idle = 0
     if game.kind == DEMAND:
         return random_demand_round(game, table)
     if game.assets_left >= 1:
