@@ -1,4 +1,4 @@
-"""The complete examples, replayed to their printed standings EXACTLY: RECORD.md §5 (four
+"""Standings (`newangeles-standings/1`, RECORD.md §4) from the complete examples, replayed EXACTLY: RECORD.md §5 (four
 players, takeover in D1, the Federalist wins), with the intermediate states described after it,
 and a whole game of all nine slots ending by rounds whose outcome is RECORD.md §6's."""
 

@@ -1,0 +1,96 @@
+"""How fast a New Angeles record replays: the cost of every screen refresh, export and
+``facilitator replay`` of a New Angeles table (the app keeps no game state; a table is the replay
+of its moves).
+
+Timed, from a record already parsed from JSON text into a dict:
+
+* full six-player games of all nine slots (S1 … D3, ended by rounds), random legal games from
+  ``facilitator.rules.newangeles.simulate``: ``read_record`` + ``replay`` + ``standings``, and
+  ``replay`` alone;
+* the complete example of RECORD.md §5 (``tests/newangeles/data/example_takeover.json``).
+
+Median and 95th percentile per replay, as wall-clock and as process CPU time (on a busy machine
+the wall clock also counts other processes' turns).
+
+    python3 benchmarks/bench_newangeles_replay.py [--games 50] [--repeat 20]
+"""
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+
+from facilitator.rules.newangeles import read_record, replay, standings, write_record
+from facilitator.rules.newangeles.simulate import random_game
+
+TARGET_MS = 5.0
+EXAMPLE = Path(__file__).resolve().parent.parent / "tests" / "newangeles" / "data" / "example_takeover.json"
+
+
+def six_player_games(count, first_seed=0):
+    """``count`` finished six-player games that run all nine slots, as record dicts."""
+    out = []
+    for i in range(count):
+        record = random_game(first_seed + i, players=6, end="rounds", table=f"Table {i + 1}")
+        out.append(json.loads(json.dumps(write_record(record), ensure_ascii=False)))
+    return out
+
+
+def time_one(data):
+    """(wall seconds of read + replay + standings, wall seconds of replay alone, CPU seconds of all)."""
+    c0, t0 = time.process_time(), time.perf_counter()
+    record = read_record(data)
+    t1 = time.perf_counter()
+    game = replay(record)
+    t2 = time.perf_counter()
+    standings([game])
+    t3, c3 = time.perf_counter(), time.process_time()
+    return t3 - t0, t2 - t1, c3 - c0
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def report(label, runs):
+    full, replay_only, cpu = (list(x) for x in zip(*runs))
+    ms = [1000 * statistics.median(v) for v in (full, replay_only, cpu)]
+    p95 = [1000 * percentile(v, 95) for v in (full, replay_only, cpu)]
+    ok = "OK" if p95[0] < TARGET_MS and ms[0] < TARGET_MS else "OVER"
+    print(f"  {label}")
+    print(f"    read + replay + standings  median {ms[0]:.2f} ms, p95 {p95[0]:.2f} ms   "
+          f"[target < {TARGET_MS:g} ms: {ok}]")
+    print(f"    replay alone               median {ms[1]:.2f} ms, p95 {p95[1]:.2f} ms")
+    print(f"    CPU time (all three)       median {ms[2]:.2f} ms, p95 {p95[2]:.2f} ms")
+    return ok == "OK"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=50, help="distinct six-player games (default 50)")
+    parser.add_argument("--repeat", type=int, default=20, help="times each record is replayed (default 20)")
+    args = parser.parse_args(argv)
+
+    games = six_player_games(args.games)
+    example = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    moves = [len(g["moves"]) for g in games]
+    deals = [sum(m["type"] == "deal" for m in g["moves"]) for g in games]
+    for data in games[:10] + [example] * 10:  # warm up
+        time_one(data)
+
+    full_runs = [time_one(data) for _ in range(args.repeat) for data in games]
+    example_runs = [time_one(example) for _ in range(args.repeat * 10)]
+
+    print(f"New Angeles replay benchmark: {args.games} random six-player games of all nine slots, "
+          f"each replayed {args.repeat} times from a JSON dict")
+    print(f"  moves per game: mean {statistics.mean(moves):.1f} (min {min(moves)}, max {max(moves)}), "
+          f"deals: mean {statistics.mean(deals):.1f}")
+    ok = report("a full six-player game", full_runs)
+    ok &= report(f"the RECORD.md section 5 example ({len(example['moves'])} moves)", example_runs)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
