@@ -181,7 +181,7 @@ def snapshot(game):
     return game.state.key(), standings([game]), len(game.moves), game.trigger
 
 
-def refused(game, move, rule, code, **params):
+def refused(game, move, rule, code, /, **params):
     """Assert ``move`` is refused for ``rule`` with ``code`` (and these params), and that the
     refusal changed nothing; return the error."""
     before = snapshot(game)

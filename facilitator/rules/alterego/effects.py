@@ -53,7 +53,7 @@ class Resolution:
     """One move carried out on ``st``: ``number`` is its 1-based move number (activity ids),
     ``prev`` the move before it, ``mods`` the reactions modifying it; ``events`` what happened."""
 
-    __slots__ = ("st", "number", "prev", "mods", "events", "placed")
+    __slots__ = ("st", "number", "prev", "mods", "events", "placed", "step")
 
     def __init__(self, st, number, prev=None, mods=None):
         self.st = st
@@ -62,9 +62,12 @@ class Resolution:
         self.mods = mods
         self.events = []
         self.placed = []  # [(holder key, Activity)] placed by this move
+        self.step = None  # the RULES.md 4 step of a season change under way: its events carry it
 
     def emit(self, code, **params):
         params["code"] = code
+        if self.step is not None:
+            params.setdefault("step", self.step)
         self.events.append(params)
 
     def run(self, move):
@@ -203,7 +206,9 @@ class Resolution:
                 st.kalle_season.add(prev.active)  # decision 31: no activity onto him this turn
         self.emit("season_card", player=move.player, season=s)
         if s >= LAST_SEASON:
+            self.step = "2a"
             self._lopputyo(s)
+            self.step = None
             st.finished = True
             st.ended_by = "season"
             self.emit("game_ended", step="end", ended_by="season")
@@ -212,26 +217,31 @@ class Resolution:
         self.emit("hands_discarded", step="1", hands=noted)
         for name in st.order:
             st.hands[name] = 0
+        self.step = "2a"
         self._lopputyo(s)
+        self.step = "2b"
         self._stress_relief_discarded()
         order = st.in_turn_order()
-        for key in order:  # 2c
+        self.step = "2c"
+        for key in order:
             a = st.actives[key]
             if a.away:
                 a.away = False
                 a.t = 0
-                self.emit("returned", step="2c", active=key)
-        for key in order:  # 2d
+                self.emit("returned", active=key)
+        self.step = "2d"
+        for key in order:
             a = st.actives[key]
             for act in sorted((x for x in a.acts if x.paused), key=lambda x: x.paused_seq):
                 if st.u(a) >= 1:
                     a.acts[a.acts.index(act)] = act.with_paused(False)
-                    self.emit("unpaused", step="2d", id=act.id, card=act.card.key, active=key)
+                    self.emit("unpaused", id=act.id, card=act.card.key, active=key)
                 else:
-                    self.emit("no_free_time", step="2d", id=act.id, active=key)
+                    self.emit("no_free_time", id=act.id, active=key)
                     self.discard(key, act, "season_2d")
         new = s + 1
-        self.emit("season_start", step="3", season=new)
+        self.step = "3"
+        self.emit("season_start", season=new)
         if new == 2:
             for key in order:
                 self._season_discard(key)
@@ -241,22 +251,25 @@ class Resolution:
             for key in order:
                 a = st.actives[key]
                 if any(act.card.is_athletic for act in st.in_force(a)):
-                    self.emit("spared", step="3", active=key)
+                    self.emit("spared", active=key)
                     continue
                 self._season_discard(key)
         else:
             for key in order:
                 if st.u(st.actives[key]) == 0:
                     self.gain(key, SEASON_4_GAIN, "season_4")
-        for name in st.order:  # 5
+        self.step = "5"
+        for name in st.order:
             if name == st.order[st.current] or new == LAST_SEASON:
                 st.hands[name] = HAND_LIMIT
             else:
                 st.hands[name] = noted[name]
-        self.emit("hands_dealt", step="5", hands=dict(st.hands))
+        self.emit("hands_dealt", hands=dict(st.hands))
         st.season = new
         st.step = "play"
-        self.emit("season_changed", step="6", season=new)
+        self.step = "6"
+        self.emit("season_changed", season=new)
+        self.step = None
 
     def _lopputyo(self, s):
         """Step 2a: each Lopputyö in force placed before season s is discarded; its holder
