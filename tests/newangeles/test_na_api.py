@@ -4,8 +4,6 @@ ranking."""
 
 import json
 
-import pytest
-
 import facilitator.rules.newangeles as na
 from facilitator.rules.newangeles import (Game, capital_ranking, read_record, replay, standings, table_standing)
 

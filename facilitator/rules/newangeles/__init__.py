@@ -1,9 +1,14 @@
 """The New Angeles tracker (ruleset ``new-angeles``): a pure, standard-library rules engine.
 
 The host enters what happened at the table; the engine keeps capital, threat, supply and the
-round track, checks the deal protocol and decides the winners, as
-``/work/shared/games/new-angeles/RULES.md`` says (formats: its ``RECORD.md``). The app's ruleset
+round track, checks the deal protocol and decides the winners, as the shared specification
+``games/new-angeles/RULES.md`` says (formats: ``games/new-angeles/RECORD.md``); ``rule`` in every
+refusal points into RULES.md ("§4" a section, "D21" a numbered decision). The app's ruleset
 registry calls exactly the names exported here.
+
+Modules: ``pack`` (content packs), ``setup``, ``moves`` (reading and writing moves), ``rounds``
+(the round track), ``game`` (the rules), ``winners`` (§8), ``record`` (records and replay),
+``standings``, ``simulate`` (random legal games).
 """
 
 from ..errors import IllegalMoveError, MalformedError, PackError, Problem, RulesError, SetupError

@@ -310,10 +310,8 @@ class Game:
             out.append({"type": "demand_round", "players": self.names, "met": met, "short": short,
                         "threat_added": added, "takeover": takeover,
                         "next_demand": "required" if self.slot != LAST_SLOT and not takeover else "absent"})
-        out += [{"type": "capital", "reasons": list(CAPITAL_REASONS)},
-                {"type": "threat", "reasons": list(THREAT_REASONS)},
-                {"type": "supply", "reasons": list(SUPPLY_REASONS)},
-                {"type": "transfer"}, {"type": "adjust"}]
+        reasons = {"capital": CAPITAL_REASONS, "threat": THREAT_REASONS, "supply": SUPPLY_REASONS}
+        out += [{"type": t, "reasons": list(reasons[t])} if t in reasons else {"type": t} for t in ANYTIME]
         return out
 
     # ----- checking and applying moves --------------------------------------------------
@@ -448,8 +446,8 @@ class Game:
         if self.assets_left < 1:
             raise _illegal("D2", "no_asset_left", "no asset card left (assets_left = {assets_left})",
                            assets_left=self.assets_left)
-        counters = move.counteroffers or () if upto >= 2 else ()
-        supports = move.support or () if upto >= 3 else ()
+        counters = (move.counteroffers or ()) if upto >= 2 else ()
+        supports = (move.support or ()) if upto >= 3 else ()
         transfers = move.transfers or ()
         active = self._known(move.active)
         for name in [c.player for c in counters] + [s.player for s in supports]:
@@ -925,4 +923,4 @@ def compute_deal(game, deal, stage="winner"):
     return game.preview_deal(deal, stage)
 
 
-__all__ = ["ANYTIME", "DEAL_STAGES", "DealPreview", "Game", "MoveResult", "PlayerState", "compute_deal"]
+__all__ = ["DEAL_STAGES", "DealPreview", "Game", "MoveResult", "PlayerState", "compute_deal"]
