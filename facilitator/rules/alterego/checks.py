@@ -416,7 +416,8 @@ def _check_ability(game, st, move, partial):
                        "{bo}) and cannot use its ability", active=move.active, anxiety=anxiety, bo=a.card.bo)
     if ability == "pare" and move.targets is not None:
         distinct = len(set(move.targets))
-        if len(move.targets) != 3 or distinct != 3:
+        short = partial and len(move.targets) < 3  # a screen still adding targets
+        if distinct != len(move.targets) or (len(move.targets) != 3 and not short):
             raise _illegal("§6.32", "pare_targets", "§6.32: Pare's joke needs exactly 3 distinct actives, got {given} "
                            "({distinct} distinct)", given=len(move.targets), distinct=distinct)
         for i, key in enumerate(move.targets):
