@@ -30,7 +30,7 @@ is a stable snake_case key; ``template`` the English sentence, with the names an
   faceup, i.e. stays as it was (it could be proposed only faceup, D8).
 * ``adjust.emergency`` may set a card to the state it already has (a no-op, like D37).
 * A finish's ``rivals`` value that is none of the six corporations nor ``federalist`` is an
-  unknown corporation (§1); a corporation not in play is ``rival not in play`` (D14).
+  unknown corporation (D34); a corporation not in play is ``rival not in play`` (D14).
 * After a takeover in an end of round, the round does not advance, ``assets_left`` stays 0
   and ``deals`` of that round keep counting (D19, D25).
 """
