@@ -101,7 +101,9 @@ class Player:
                 return None
             x, y = rng.sample(others, 2)
             return Move("play_activity", player=me, card=card.key, target=x, partner=y)
-        pool = own if own and rng.random() < 0.7 else targets
+        pool = [k for k in own if k in targets] if rng.random() < 0.7 else targets
+        if not pool:
+            return None
         return Move("play_activity", player=me, card=card.key, target=rng.choice(pool))
 
     def event(self):
