@@ -257,9 +257,6 @@ class Game:
         seat, n = self.by_name[name].seat, len(self.players)
         return [self.players[(seat + i) % n].name for i in range(1, n)]
 
-    def _offset(self, active_seat, name):
-        return (self.by_name[name].seat - active_seat) % len(self.players)
-
     def next(self):
         """What the game waits for: `newangeles-standings/1`'s ``next`` (RECORD.md §4)."""
         if self.finished:
@@ -335,7 +332,7 @@ class Game:
         if stage not in _STAGE:
             raise ValueError(f"unknown deal stage {stage!r}; the stages are {', '.join(DEAL_STAGES)}")
         self._before_the_end()
-        return self._plan_deal(move, _STAGE[stage])[1]
+        return self._plan_deal(move, _STAGE[stage], preview=True)[1]
 
     def _before_the_end(self):
         if self.finished:
@@ -438,8 +435,9 @@ class Game:
             raise _illegal("D8", "emergency_facedown", "emergency card facedown: {player}'s {corp} card is spent",
                            player=owner.name, corp=corp)
 
-    def _plan_deal(self, move, upto):
-        """Check a deal up to step ``upto`` (index into ``DEAL_STAGES``); return (run, preview)."""
+    def _plan_deal(self, move, upto, preview=False):
+        """Check a deal up to step ``upto`` (index into ``DEAL_STAGES``); return ``(run, preview)``:
+        ``run`` only for a whole deal, the ``DealPreview`` only when asked for (a screen's)."""
         if self.kind != STANDARD:
             raise _illegal("§3", "not_standard_round", "not a standard round: {label} is a demand round",
                            label=self.label)
@@ -461,38 +459,28 @@ class Game:
         holder = owner.get(move.asset, self.holder.get(move.asset))
         if holder is not None:
             raise _illegal("D29", "asset_held", "asset already held by {holder}", holder=holder, asset=move.asset)
-        order = self.clockwise_from_left(active.name)
-        preview = DealPreview(stage=DEAL_STAGES[upto], active=active.name, asset=move.asset, order=order,
-                              may_counter=list(order), supporters=list(order), may_support=list(order),
-                              emergency_faceup={p.name: p.corp for p in self.players if p.emergency == "faceup"})
         if upto >= 1:
             if move.main is None:
                 raise MalformedError("move.main", "is missing")
             self._check_offer(move.main, active)
-            preview.main = {"player": active.name, "offer": move.main.public()}
         # counteroffers: one opportunity each, clockwise from the active player's left (§4, D3)
+        n = len(self.players)
         seen, last = set(), 0
         for c in counters:
             if c.player == active.name:
                 raise _illegal("§4", "active_countered", "the active player countered", player=c.player)
             if c.player in seen:
                 raise _illegal("§4", "countered_twice", "{player} countered twice", player=c.player)
-            offset = self._offset(active.seat, c.player)
+            offset = (self.by_name[c.player].seat - active.seat) % n
             if offset < last:
                 raise _illegal("§4", "counter_order", "counteroffers out of clockwise order from the active "
                                "player's left: {player} after {previous}", player=c.player,
-                               previous=self.players[(active.seat + last) % len(self.players)].name)
+                               previous=self.players[(active.seat + last) % n].name)
             self._check_offer(c.offer, self.by_name[c.player])
             seen.add(c.player)
             last = offset
         standing = counters[-1] if counters else None
-        if upto >= 2:
-            preview.may_counter = order[last:]
-            preview.covered = [{"player": c.player, "offer": c.offer.public()} for c in counters[:-1]]
-            if standing is not None:
-                preview.counter = {"player": standing.player, "offer": standing.offer.public()}
-            preview.supporters = [n for n in order if standing is None or n != standing.player]
-            preview.may_support = list(preview.supporters)
+        last_counter = last
         # support: players without a standing offer, once each, clockwise (§4, D3, D4)
         s_main, s_counter, seen, last = 0, 0, set(), 0
         for s in supports:
@@ -501,11 +489,11 @@ class Game:
                                player=s.player)
             if s.player in seen:
                 raise _illegal("D4", "supports_twice", "{player} supports twice", player=s.player)
-            offset = self._offset(active.seat, s.player)
+            offset = (self.by_name[s.player].seat - active.seat) % n
             if offset < last:
                 raise _illegal("§4", "support_order", "supports out of clockwise order from the active player's "
                                "left: {player} after {previous}", player=s.player,
-                               previous=self.players[(active.seat + last) % len(self.players)].name)
+                               previous=self.players[(active.seat + last) % n].name)
             if s.cards < 1:
                 raise _illegal("D4", "support_cards", "cards < 1: {player} supports with {cards} cards",
                                player=s.player, cards=s.cards)
@@ -528,8 +516,6 @@ class Game:
                                "{extra} for it", extra=extra_counter)
             s_main += extra_main
             s_counter += extra_counter
-            preview.may_support = [n for n in preview.supporters if self._offset(active.seat, n) > last]
-            preview.support = {"main": s_main, "counter": None if standing is None else s_counter}
         # resolution (§4 Computation, D5–D7, D32)
         tie = standing is not None and s_main == s_counter
         if standing is None or s_main > s_counter:
@@ -558,10 +544,12 @@ class Game:
         winner = None
         if won_by is not None and upto >= 3:
             winner = active.name if won_by == "main" else standing.player
-        if upto >= 3:
-            preview.computed, preview.tie, preview.won_by, preview.winner = computed, tie, won_by, winner
+        shown = None
+        if preview:
+            shown = self._preview(move, upto, active, counters, last_counter, last, (s_main, s_counter),
+                                  (computed, tie, won_by, winner))
         if upto < 4:
-            return None, preview
+            return None, shown
 
         def run(result):
             for t in transfers:
@@ -588,7 +576,29 @@ class Game:
             self.first = (active.seat + 1) % len(self.players)  # D21
             result.first_player = {"before": before, "after": self.first_player}
             result.assets_left = {"before": self.assets_left + 1, "after": self.assets_left}
-        return run, preview
+        return run, shown
+
+    def _preview(self, move, upto, active, counters, last_counter, last_support, support, outcome):
+        """The ``DealPreview`` of a deal checked up to step ``upto`` (``_plan_deal``'s findings)."""
+        order = self.clockwise_from_left(active.name)
+        out = DealPreview(stage=DEAL_STAGES[upto], active=active.name, asset=move.asset, order=order,
+                          may_counter=list(order), supporters=list(order), may_support=list(order),
+                          emergency_faceup={p.name: p.corp for p in self.players if p.emergency == "faceup"})
+        if upto >= 1:
+            out.main = {"player": active.name, "offer": move.main.public()}
+        if upto >= 2:
+            standing = counters[-1] if counters else None
+            out.may_counter = order[last_counter:]
+            out.covered = [{"player": c.player, "offer": c.offer.public()} for c in counters[:-1]]
+            if standing is not None:
+                out.counter = {"player": standing.player, "offer": standing.offer.public()}
+            out.supporters = [name for name in order if standing is None or name != standing.player]
+            out.may_support = list(out.supporters)
+        if upto >= 3:
+            out.may_support = [name for name in out.supporters if order.index(name) >= last_support]
+            out.support = {"main": support[0], "counter": support[1] if counters else None}
+            out.computed, out.tie, out.won_by, out.winner = outcome
+        return out
 
     # ----- end of a standard round (§5) ---------------------------------------------------
     def _plan_end_round(self, move):

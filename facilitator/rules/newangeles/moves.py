@@ -39,10 +39,17 @@ MOVE_FIELDS = {
     "finish": ("rivals",),
 }
 _COMMON = ("type", "at", "note")
+_KNOWN = {kind: frozenset(keys + _COMMON) for kind, keys in MOVE_FIELDS.items()}
+_OFFER_KEYS = frozenset(("card", "emergency"))
+_COUNTER_KEYS = frozenset(("player", "card", "emergency"))
+_SUPPORT_KEYS = frozenset(("player", "offer", "cards"))
+_INVESTMENT_KEYS = frozenset(("player", "card", "capital"))
 
 
 def _unknown(data, known):
     """Keys to write back unchanged: unknown ones, and known optional ones given as ``null``."""
+    if data.keys() <= known and None not in data.values():  # the usual case, checked fast
+        return {}
     return {k: v for k, v in data.items() if k not in known or v is None}
 
 
@@ -72,10 +79,19 @@ def _read_offer_keys(data, path):
     return Offer(emergency=read_text(data["emergency"], f"{path}.emergency"))
 
 
+def _card_offer(data):
+    """The usual offer, ``{"card": text}``, read fast; None for anything else (read the slow way,
+    which builds the paths a refusal names)."""
+    card = data.get("card")
+    if type(card) is str and card.strip() and data.get("emergency") is None:
+        return Offer(card=card)
+    return None
+
+
 def read_offer(data, path):
     read_object(data, path)
     offer = _read_offer_keys(data, path)
-    return Offer(offer.card, offer.emergency, _unknown(data, ("card", "emergency")))
+    return Offer(offer.card, offer.emergency, _unknown(data, _OFFER_KEYS))
 
 
 @dataclass(frozen=True)
@@ -133,7 +149,7 @@ class Transfer:
         return out
 
 
-def read_transfer(data, path, known=("from", "to", "capital", "assets")):
+def read_transfer(data, path, known=frozenset(("from", "to", "capital", "assets"))):
     read_object(data, path)
     giver = read_text(require(data, "from", path), f"{path}.from")
     receiver = read_text(require(data, "to", path), f"{path}.to")
@@ -296,20 +312,27 @@ def _read_deal(data, path, args, partial):
     counters = data.get("counteroffers", []) if partial else require(data, "counteroffers", path)
     out = []
     for i, c in enumerate(read_list(counters, f"{path}.counteroffers")):
-        where = f"{path}.counteroffers[{i}]"
-        read_object(c, where)
-        player = read_text(require(c, "player", where), f"{where}.player")
-        out.append(Counteroffer(player, _read_offer_keys(c, where), _unknown(c, ("player", "card", "emergency"))))
+        player = c.get("player") if type(c) is dict else None
+        if not (type(player) is str and player.strip()):  # the paths are built only for a refusal
+            where = f"{path}.counteroffers[{i}]"
+            read_object(c, where)
+            player = read_text(require(c, "player", where), f"{where}.player")
+        offer = _card_offer(c) or _read_offer_keys(c, f"{path}.counteroffers[{i}]")
+        out.append(Counteroffer(player, offer, _unknown(c, _COUNTER_KEYS)))
     args["counteroffers"] = tuple(out)
     supports = data.get("support", []) if partial else require(data, "support", path)
     out = []
     for i, s in enumerate(read_list(supports, f"{path}.support")):
-        where = f"{path}.support[{i}]"
-        read_object(s, where)
-        player = read_text(require(s, "player", where), f"{where}.player")
-        offer = read_choice(require(s, "offer", where), f"{where}.offer", OFFERS)
-        cards = read_int(require(s, "cards", where), f"{where}.cards")
-        out.append(Support(player, offer, cards, _unknown(s, ("player", "offer", "cards"))))
+        if type(s) is dict and type(s.get("player")) is str and s["player"].strip() and s.get("offer") in OFFERS \
+                and type(s.get("cards")) is int:  # the usual case, checked fast
+            player, offer, cards = s["player"], s["offer"], s["cards"]
+        else:
+            where = f"{path}.support[{i}]"
+            read_object(s, where)
+            player = read_text(require(s, "player", where), f"{where}.player")
+            offer = read_choice(require(s, "offer", where), f"{where}.offer", OFFERS)
+            cards = read_int(require(s, "cards", where), f"{where}.cards")
+        out.append(Support(player, offer, cards, _unknown(s, _SUPPORT_KEYS)))
     args["support"] = tuple(out)
     extra = optional(data, "extra")
     if extra is not None:
@@ -322,7 +345,7 @@ def _read_deal(data, path, args, partial):
             args[key] = read_text(data[key], f"{path}.{key}")
     transfers = optional(data, "transfers")
     if transfers is not None:
-        args["transfers"] = tuple(read_transfer(x, f"{path}.transfers[{i}]", ("from", "to", "capital", "assets"))
+        args["transfers"] = tuple(read_transfer(x, f"{path}.transfers[{i}]")
                                   for i, x in enumerate(read_list(transfers, f"{path}.transfers")))
     if optional(data, "winner") is not None:
         args["winner"] = read_choice(data["winner"], f"{path}.winner", OFFERS)
@@ -345,7 +368,7 @@ def _read_demand_round(data, path, args):
         out.append(Investment(read_text(require(x, "player", where), f"{where}.player"),
                               read_text(require(x, "card", where), f"{where}.card"),
                               read_int(require(x, "capital", where), f"{where}.capital"),
-                              _unknown(x, ("player", "card", "capital"))))
+                              _unknown(x, _INVESTMENT_KEYS)))
     args["investments"] = tuple(out)
     if optional(data, "next_demand") is not None:
         args["next_demand"] = read_demand_card(data["next_demand"], f"{path}.next_demand")
@@ -397,7 +420,7 @@ def read_move(data, path="move", *, partial=False):
         args["changes"] = read_int_map(require(data, "changes", path), f"{path}.changes")
         args["reason"] = read_choice(require(data, "reason", path), f"{path}.reason", SUPPLY_REASONS)
     elif kind == "transfer":
-        args["transfer"] = read_transfer(data, path, MOVE_FIELDS["transfer"] + _COMMON)
+        args["transfer"] = read_transfer(data, path, _KNOWN["transfer"])
     elif kind == "adjust":
         _read_adjust(data, path, args)
     elif kind == "finish":
@@ -409,7 +432,7 @@ def read_move(data, path="move", *, partial=False):
             if not isinstance(data[key], str):
                 raise MalformedError(f"{path}.{key}", "must be a text")
             args[key] = data[key]
-    args["extra"] = _unknown(data, MOVE_FIELDS[kind] + _COMMON)
+    args["extra"] = _unknown(data, _KNOWN[kind])
     if kind == "transfer":  # the transfer's own reader kept the unknown keys
         args["extra"] = {}
     return Move(**args)
