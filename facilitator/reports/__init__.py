@@ -35,6 +35,7 @@ from importlib import import_module
 
 _EXPORTS = {
     "build_protocol": "protocol", "Protocol": "protocol", "UndoneMove": "protocol", "read_undone": "protocol",
+    "undone_as_json": "protocol", "render_protocol_pdf_from_record": "pdf", "access_sheet_pdf": "access",
     "build_event": "event", "EventResults": "event",
     "table_protocol_xlsx": "workbook", "event_workbook_xlsx": "workbook",
     "table_protocol_pdf": "pdf", "event_results_pdf": "pdf", "certificates_pdf": "pdf",

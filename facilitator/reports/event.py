@@ -11,7 +11,7 @@ from datetime import datetime
 
 from .. import words
 from ..rules import standings
-from .protocol import as_protocol
+from .protocol import iso_date, as_protocol
 
 
 
@@ -60,6 +60,7 @@ class EventResults:
     rule: str  # "total" or "average"
     teams: list
     individuals: list
+    event_date: str | None = None  # the event's day, ISO "YYYY-MM-DD" (None: no date printed)
 
     @property
     def final(self):
@@ -100,11 +101,14 @@ def _character_name(protocol, name):
     return ""
 
 
-def build_event(items, event=None, now=None):
+def build_event(items, event=None, now=None, event_date=None):
     """``EventResults`` for the tables of one event: ``items`` are ``Game`` or ``Protocol`` objects
-    (build protocols yourself to show undone moves)."""
+    (build protocols yourself to show undone moves). ``event_date``: the event's day, ISO
+    ``YYYY-MM-DD`` (None: no date printed)."""
     now = now or datetime.now().astimezone()
-    protocols = [as_protocol(item, event=event, now=now) for item in items]
+    protocols = [as_protocol(item, event=event, now=now, event_date=event_date) for item in items]
+    if event_date is None:  # protocols built beforehand may know the event's day
+        event_date = next((p.event_date for p in protocols if p.event_date), None)
     names = [p.table for p in protocols]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
@@ -129,4 +133,4 @@ def build_event(items, event=None, now=None):
             shared_place=place_count[row["place"]] > 1))
     rule = result["teams"][0]["ranked_by"] if result["teams"] else "total"
     return EventResults(event=event, generated_at=now, protocols=protocols, rule=rule, teams=teams,
-                        individuals=individuals)
+                        individuals=individuals, event_date=iso_date(event_date))

@@ -35,6 +35,18 @@ PRINT = TEMPLATES / "print"
 FONTS = (TEMPLATES.parent / "static" / "fonts").as_uri()  # DejaVu Sans, shipped with the app
 
 
+def css_string(text):
+    """``text`` as a CSS string literal (quotes, backslashes, line ends and ``<`` escaped), for
+    a page-margin box's ``content``."""
+    out = []
+    for ch in (text.unescape() if isinstance(text, Markup) else str(text)):
+        if ch in '"\\<>\n\r' or ord(ch) < 0x20:
+            out.append(f"\\{ord(ch):x} ")
+        else:
+            out.append(ch)
+    return Markup('"' + "".join(out) + '"')
+
+
 @lru_cache(maxsize=1)
 def environment():
     """The Jinja environment of the print templates (translations follow the current locale)."""
@@ -43,7 +55,7 @@ def environment():
     install_jinja(env)
     env.filters.update(number=words.number, signed=words.signed, date=words.format_date,
                        datetime=words.format_datetime, time=words.format_time, color_name=words.color_name,
-                       skill_changes=words.skill_changes)
+                       skill_changes=words.skill_changes, css_string=css_string)
     env.globals.update(SKILLS=SKILLS, ROUNDS=ROUNDS, PALETTE=PALETTE, skill_short=words.skill_short,
                        skill_name=skill_name, era_name=words.era_name, age_in_round=age_in_round,
                        era_of_round=era_of_round, get_locale=get_locale, FONTS=FONTS)
@@ -64,24 +76,53 @@ def _now(now):
     return now or datetime.now().astimezone()
 
 
-def table_protocol_pdf(game, undone=None, event=None, now=None):
-    """One table's protocol as PDF bytes. ``game`` is a replayed ``Game`` or a built ``Protocol``."""
-    protocol = game if isinstance(game, Protocol) else build_protocol(game, undone=undone, event=event, now=now)
-    html = render_html("protocol.html", p=protocol, chart=Markup(xp_chart_svg(protocol, height=250)),
-                       has_time=any(r.at for r in protocol.log), bonus=DECLARATION_BONUS)
-    return html_to_pdf(html)
+def protocol_html(protocol):
+    """The protocol's print template rendered to HTML (what ``table_protocol_pdf`` prints)."""
+    return render_html("protocol.html", p=protocol, chart=Markup(xp_chart_svg(protocol, height=230)),
+                       has_time=any(r.at for r in protocol.log))
 
 
-def event_results_pdf(items, event=None, now=None):
-    """The event's team and individual rankings as PDF bytes (``items``: games or protocols)."""
-    results = build_event(items, event=event, now=_now(now))
+def table_protocol_pdf(game, undone=None, event=None, now=None, event_date=None):
+    """One table's protocol as PDF bytes (2–3 pages A4 landscape). ``game`` is a replayed
+    ``Game`` or a built ``Protocol``; ``event_date`` is the event's day, ISO ``YYYY-MM-DD``."""
+    protocol = game if isinstance(game, Protocol) else build_protocol(game, undone=undone, event=event, now=now,
+                                                                      event_date=event_date)
+    return html_to_pdf(protocol_html(protocol))
+
+
+def render_protocol_pdf_from_record(record, undone=(), event=None, locale=None, event_date=None, now=None):
+    """One table's protocol as PDF bytes from plain JSON-able inputs, so it can run in another
+    process (``multiprocessing``/``concurrent.futures.ProcessPoolExecutor``) without holding up
+    the web app's request threads: a pure function of its arguments.
+
+    ``record``: the table's game record (``lyceum-record/1`` dict, ``LoadedTable.record().to_dict()``);
+    ``undone``: the moves taken back, as ``protocol.undone_as_json(loaded.undone_moves())`` gives
+    them (dicts of ``move``, ``undone_at``, ``undone_by``, ``after``, ``kind``); ``event``: the
+    event's name; ``locale``: ``"ru"``/``"en"`` (None: Russian); ``event_date``: ISO
+    ``YYYY-MM-DD``; ``now``: the "made at" time as ISO text (None: the current time).
+    The result prints the same text as ``table_protocol_pdf`` given the same game.
+    """
+    from ..i18n import use_locale
+    from ..rules import read_record, replay
+    moment = datetime.fromisoformat(now) if isinstance(now, str) else now
+    with use_locale(locale):
+        game = replay(read_record(record))
+        return table_protocol_pdf(game, undone=list(undone or ()), event=event, now=moment, event_date=event_date)
+
+
+def event_results_pdf(items, event=None, now=None, event_date=None):
+    """The event's team and individual rankings as PDF bytes (``items``: games or protocols);
+    ``event_date``: the event's day, ISO ``YYYY-MM-DD`` (None: no date printed)."""
+    results = build_event(items, event=event, now=_now(now), event_date=event_date)
     return html_to_pdf(render_html("results.html", e=results))
 
 
-def certificates_pdf(items, event=None, now=None):
+def certificates_pdf(items, event=None, now=None, event_date=None):
     """One certificate page per winner: each table's winner(s), then the winning table(s) when
-    there are several tables. Provisional results are marked on the page."""
-    results = build_event(items, event=event, now=_now(now))
+    there are several tables. Provisional results are marked on the page. The certificate
+    prints the event's date (``event_date``, ISO ``YYYY-MM-DD``), never the day it is printed;
+    with no date, none is printed."""
+    results = build_event(items, event=event, now=_now(now), event_date=event_date)
     return html_to_pdf(render_html("certificates.html", e=results, certificates=results.certificates()))
 
 
@@ -111,13 +152,13 @@ def blank_players(players, pack=None):
     return rows
 
 
-def blank_protocol_pdf(table, players, pack=None, event=None, now=None):
+def blank_protocol_pdf(table, players, pack=None, event=None, now=None, event_date=None):
     """A paper protocol to fill by hand, as PDF bytes. ``players`` are names (seating order) or
     ``PlayerSetup`` objects; with ``pack`` their characters, start skills, declarations and
-    turn order are printed too."""
+    turn order are printed too. ``event_date`` (ISO ``YYYY-MM-DD``) fills the date line."""
     return html_to_pdf(render_html("blank.html", table=table, event=event, players=blank_players(players, pack),
-                                   made_at=_now(now), bonus=DECLARATION_BONUS))
+                                   made_at=_now(now), bonus=DECLARATION_BONUS, event_date=event_date))
 
 
-__all__ = ["table_protocol_pdf", "event_results_pdf", "certificates_pdf", "blank_protocol_pdf", "render_html",
-           "html_to_pdf", "environment", "TEMPLATES"]
+__all__ = ["table_protocol_pdf", "render_protocol_pdf_from_record", "event_results_pdf", "certificates_pdf",
+           "blank_protocol_pdf", "render_html", "protocol_html", "html_to_pdf", "environment", "TEMPLATES"]

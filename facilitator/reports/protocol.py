@@ -84,6 +84,14 @@ def read_undone(entries):
     return out
 
 
+def undone_as_json(entries):
+    """The moves taken back (any form ``read_undone`` accepts, e.g. ``LoadedTable.undone_moves()``)
+    as plain JSON-able dicts ``{"move", "undone_at", "undone_by", "after", "kind"}``: what
+    ``pdf.render_protocol_pdf_from_record`` takes in another process."""
+    return [{"move": item.move.to_dict(), "undone_at": item.undone_at, "undone_by": item.undone_by,
+             "after": item.after, "kind": item.kind} for item in read_undone(entries)]
+
+
 # ----- the rows of a protocol ---------------------------------------------------------------
 @dataclass
 class PlayerRow:
@@ -482,14 +490,14 @@ def build_protocol(game, undone=None, event=None, now=None, event_date=None):
     log, deferrals, snapshots, labels = _walk(game, undone)
     results, total, average = _results(game)
     return Protocol(
-        game=game, table=game.table, event=event, event_date=_iso_date(event_date), pack_title=game.pack.title,
+        game=game, table=game.table, event=event, event_date=iso_date(event_date), pack_title=game.pack.title,
         generated_at=now or datetime.now().astimezone(), final=game.finished,
         round=game.round, era=game.era.key, players=_player_rows(game), order=list(game.order),
         order_reason=_order_reason(game), grid=_grid(game, snapshots, labels), log=log, deferrals=deferrals,
         results=results, total_xp=total, average_xp=average, levels=tuple(game.pack.levels))
 
 
-def _iso_date(value):
+def iso_date(value):
     """An event's date as ``YYYY-MM-DD`` text (a ``date`` is accepted too); None stays None."""
     if value is None or value == "":
         return None

@@ -66,6 +66,8 @@ def _style_specs():
         "block": dict(font=Font(bold=True, size=11, color=DARK)),
         "label": dict(font=Font(bold=True, size=10), alignment=Alignment(vertical="top")),
         "value": dict(font=Font(size=10), alignment=Alignment(vertical="top")),
+        "value_date": dict(font=Font(size=10), alignment=Alignment(horizontal="left", vertical="top"),
+                           number_format=_("YYYY-MM-DD")),
         "final": dict(font=Font(bold=True, size=11, color=GREEN)),
         "provisional": dict(font=Font(bold=True, size=11, color="FFFFFF"), fill=PatternFill("solid", fgColor=RED)),
         "head": head,
@@ -169,8 +171,10 @@ def _footer(protocol):
 # ----- the four sheets of a table ----------------------------------------------------------
 def _setup_sheet(sheet, p):
     sheet.heading(_title(p), p.status_text, p.final)
-    info = [
-        (_("Event"), p.event or ""),
+    info = [(_("Event"), p.event or "")]
+    if p.event_date:
+        info.append((_("Date"), words.as_date(p.event_date)))
+    info += [
         (_("Table"), p.table),
         (_("Content pack"), p.pack_title),
         (_("Round"), _("{round} of {rounds} ({era})", round=p.round, rounds=ROUNDS, era=words.era_name(p.era))),
@@ -180,7 +184,7 @@ def _setup_sheet(sheet, p):
     ]
     for label, value in info:
         sheet.put(sheet.row, 1, label, "label")
-        sheet.put(sheet.row, 2, value, "value")
+        sheet.put(sheet.row, 2, value, "value" if isinstance(value, str) else "value_date")
         sheet.row += 1
     sheet.skip()
 
@@ -401,10 +405,12 @@ def _new_book(title):
     return Book(_style_specs(), title=title, creator="facilitator «16/25»")
 
 
-def table_protocol_xlsx(game, undone=None, event=None, now=None):
+def table_protocol_xlsx(game, undone=None, event=None, now=None, event_date=None):
     """One table's protocol workbook as ``.xlsx`` bytes. ``game`` is a replayed ``Game`` or a
-    ``Protocol`` already built (``build_protocol`` documents ``undone``)."""
-    protocol = game if isinstance(game, Protocol) else build_protocol(game, undone=undone, event=event, now=now)
+    ``Protocol`` already built (``build_protocol`` documents ``undone``); ``event_date`` is the
+    event's day, ISO ``YYYY-MM-DD`` (None: no date row)."""
+    protocol = game if isinstance(game, Protocol) else build_protocol(game, undone=undone, event=event, now=now,
+                                                                      event_date=event_date)
     book = _new_book(_title(protocol))
     _add_table(book, protocol, prefix_table=False)
     return book.save()
@@ -416,7 +422,10 @@ def _summary_sheet(sheet, results):
         status = _("Final: every table has finished.")
     else:
         status = _("Provisional: still playing: {tables}.", tables=", ".join(results.unfinished))
-    sheet.heading(title, status, results.final, _("Made at {when}", when=words.format_datetime(results.generated_at)))
+    made_at = _("Made at {when}", when=words.format_datetime(results.generated_at))
+    if results.event_date:
+        made_at = f"{words.format_date(results.event_date)} · {made_at}"
+    sheet.heading(title, status, results.final, made_at)
     sheet.put(sheet.row - 1, 1, _("Ranking rule: {rule}", rule=results.rule_text), "label")
     sheet.row += 1
     team_col, person_col = 1, 9
@@ -451,10 +460,11 @@ def _summary_sheet(sheet, results):
     sheet.ws.print_title_rows = f"{header}:{header}"
 
 
-def event_workbook_xlsx(items, event=None, now=None):
+def event_workbook_xlsx(items, event=None, now=None, event_date=None):
     """The event workbook as ``.xlsx`` bytes: the summary sheet, then every table's protocol
-    sheets. ``items`` are replayed ``Game`` objects or built ``Protocol`` objects."""
-    results = build_event(items, event=event, now=now)
+    sheets. ``items`` are replayed ``Game`` objects or built ``Protocol`` objects;
+    ``event_date`` is the event's day, ISO ``YYYY-MM-DD``."""
+    results = build_event(items, event=event, now=now, event_date=event_date)
     book = _new_book(_("Event results «16/25»"))
     summary = _Sheet(book, _sheet_title(N_("Summary")), f"«16/25» · {event or ''}".rstrip(" ·"))
     _summary_sheet(summary, results)

@@ -13,8 +13,12 @@ from pypdf import PdfReader
 
 from facilitator.i18n import use_locale
 from facilitator.reports.chart import xp_chart_svg
-from facilitator.reports.pdf import blank_protocol_pdf, certificates_pdf, event_results_pdf, table_protocol_pdf
-from facilitator.reports.protocol import build_protocol
+from facilitator.content import sample_pack
+from facilitator.reports.pdf import (blank_protocol_pdf, certificates_pdf, event_results_pdf,
+                                     render_protocol_pdf_from_record, table_protocol_pdf)
+from facilitator.reports.protocol import UndoneMove, build_protocol, undone_as_json
+from facilitator.rules import Move
+from facilitator.rules.simulate import random_game
 
 from .conftest import MOVES, game_of, record_data
 
@@ -82,7 +86,7 @@ def test_protocol_prints_the_numbers(protocol_text):
 
 
 def test_protocol_pages_are_a4_landscape(protocol_pdf):
-    assert len(protocol_pdf.pages) >= 3
+    assert 2 <= len(protocol_pdf.pages) <= 3
     for page in protocol_pdf.pages:
         box = page.mediabox
         assert (float(box.width), float(box.height)) == pytest.approx(A4, abs=1)
@@ -128,6 +132,70 @@ def test_protocol_in_english(game):
     with use_locale("en"):
         text = text_of(read(table_protocol_pdf(game, now=NOW)))
     assert "GAME PROTOCOL «16/25»" in text and "Table total" in text and "Аня" in text
+
+
+def test_a_finished_four_player_table_prints_on_two_or_three_pages():
+    """A whole game of four players (some 65 moves): setup, results and chart on the first page,
+    the rounds and the log (two columns) after; the protocol used to take six pages."""
+    game = random_game(sample_pack(), seed=1, players=4, table="Стол 1")[1]
+    assert game.finished and len(game.history) > 60
+    with use_locale("ru"):
+        reader = read(table_protocol_pdf(game, event="Турнир лицея", now=NOW))
+    assert 2 <= len(reader.pages) <= 3
+    text = text_of(reader)
+    assert all(f" {n} " in text for n in range(1, len(game.history) + 1))  # every move's number
+    assert "Журнал" in text and "Отложенные карты" in text
+
+
+def test_the_header_prints_the_events_date_the_russian_way(game):
+    with use_locale("ru"):
+        text = text_of(read(table_protocol_pdf(game, event="Турнир лицея", event_date="2025-05-17", now=NOW)))
+    assert "Турнир лицея, 17.05.2025" in text
+    assert "14.03.2009" in text  # Аня's birth date
+    assert "2025-05-17" not in text and "2009-03-14" not in text
+
+
+def test_the_log_words_undone_voided_and_reopened_moves_apart(game):
+    undone = [UndoneMove(Move("pass", player="Борис"), None, "Ведущий", after=0),
+              UndoneMove(Move("adjust", player="Вика", xp=100, reason="ошибка"), None, "Ольга", after=20, kind="void"),
+              UndoneMove(Move("finish"), None, "Ольга", after=42, kind="reopen")]
+    with use_locale("ru"):
+        text = text_of(read(table_protocol_pdf(game, undone=undone, now=NOW)))
+    assert "ход отменён (Ведущий)" in text
+    assert "ход аннулирован организатором (Ольга)" in text
+    assert "игра возобновлена организатором (Ольга)" in text
+    with use_locale("en"):
+        text = text_of(read(table_protocol_pdf(game, undone=undone, now=NOW)))
+    assert "voided by the organizer (Ольга)" in text and "game reopened by the organizer (Ольга)" in text
+
+
+def test_the_protocol_renders_from_plain_json_inputs_with_the_same_text(game):
+    """``render_protocol_pdf_from_record`` takes only JSON-able values (for a worker process)
+    and prints what ``table_protocol_pdf`` prints for the same game."""
+    import json
+    import pickle
+    from facilitator.rules import read_record
+    undone = [UndoneMove(Move("pass", player="Борис"), "2025-05-17T10:01:00+00:00", "Ведущий", after=0),
+              (Move("adjust", player="Вика", xp=100, reason="ошибка"), SimpleRow("void", "Ольга"))]
+    record = record_data()
+    args = dict(undone=undone_as_json(undone), event="Турнир лицея", locale="en", event_date="2025-05-17",
+                now=NOW.isoformat())
+    assert json.loads(json.dumps([record, args])) == [record, args]  # plain JSON, so it pickles too
+    pickle.dumps((render_protocol_pdf_from_record, record, args))
+    separate = render_protocol_pdf_from_record(record, **args)
+    with use_locale("en"):
+        direct = table_protocol_pdf(game_of(record), undone=undone, event="Турнир лицея", event_date="2025-05-17",
+                                    now=NOW)
+    assert text_of(read(separate)) == text_of(read(direct))
+    assert "voided by the organizer" in text_of(read(separate))
+    assert read_record(record).table == "Стол 1"
+
+
+class SimpleRow:
+    """A storage "take back" row as ``LoadedTable.undone_moves()`` pairs it with the move."""
+
+    def __init__(self, kind, author, created_at=None, seq=None, undoes=None):
+        self.kind, self.author, self.created_at, self.seq, self.undoes = kind, author, created_at, seq, undoes
 
 
 # ----- the event results -------------------------------------------------------------------------------
@@ -176,6 +244,32 @@ def test_one_certificate_per_table_winner_and_for_the_winning_table(game):
     assert "Аня" in pages[1] and "«Стол 2»" in pages[1]
     assert "награждается команда" in pages[2] and "командном зачёте" in pages[2]
     assert "Борис" in pages[2]  # the team's members are named
+
+
+def test_certificates_print_the_events_date_not_todays(game):
+    with use_locale("ru"):
+        text = text_of(read(certificates_pdf([game], event="Турнир лицея", event_date="2025-05-17",
+                                             now=datetime(2026, 1, 2, 9, 0, tzinfo=timezone.utc))))
+    assert "17.05.2025" in text
+    assert "02.01.2026" not in text and "2026" not in text
+    with use_locale("en"):
+        text = text_of(read(certificates_pdf([game], event_date="2025-05-17", now=NOW)))
+    assert "May 17, 2025" in text
+
+
+def test_a_certificate_without_an_event_date_prints_no_date(game):
+    with use_locale("ru"):
+        text = text_of(read(certificates_pdf([game], now=datetime(2026, 1, 2, 9, 0, tzinfo=timezone.utc))))
+    assert "2026" not in text
+
+
+def test_results_and_the_blank_protocol_print_the_events_date(game, event_games):
+    with use_locale("ru"):
+        results = text_of(read(event_results_pdf(event_games, event="Турнир лицея", event_date="2025-05-17",
+                                                 now=NOW)))
+        blank = text_of(read(blank_protocol_pdf("Стол 1", game.setup, pack=game.pack, event_date="2025-05-17")))
+    assert "17.05.2025" in results and "17.05.2025 12:00" in results  # the day, and when it was made
+    assert "17.05.2025" in blank
 
 
 def test_a_single_table_gets_no_team_certificate(game):
