@@ -10,7 +10,8 @@ Timed, from a record already parsed from JSON text into a dict:
 * the complete example of RECORD.md §5 (``tests/newangeles/data/example_takeover.json``).
 
 Median and 95th percentile per replay, as wall-clock and as process CPU time (on a busy machine
-the wall clock also counts other processes' turns).
+the wall clock also counts other processes' turns). The exit status is 0 when the CPU time's
+95th percentile meets the target of 5 ms per replay.
 
     python3 benchmarks/bench_newangeles_replay.py [--games 50] [--repeat 20]
 """
@@ -54,17 +55,24 @@ def percentile(values, p):
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
+def verdict(milliseconds):
+    return "OK" if milliseconds < TARGET_MS else "OVER"
+
+
 def report(label, runs):
+    """Print median and p95; True when the CPU time meets the target (the wall clock of a busy
+    machine also counts other processes' turns, so it is shown but not judged alone)."""
     full, replay_only, cpu = (list(x) for x in zip(*runs))
     ms = [1000 * statistics.median(v) for v in (full, replay_only, cpu)]
     p95 = [1000 * percentile(v, 95) for v in (full, replay_only, cpu)]
-    ok = "OK" if p95[0] < TARGET_MS and ms[0] < TARGET_MS else "OVER"
+    target = f"target < {TARGET_MS:g} ms"
     print(f"  {label}")
     print(f"    read + replay + standings  median {ms[0]:.2f} ms, p95 {p95[0]:.2f} ms   "
-          f"[target < {TARGET_MS:g} ms: {ok}]")
+          f"[{target}: median {verdict(ms[0])}, p95 {verdict(p95[0])}]")
     print(f"    replay alone               median {ms[1]:.2f} ms, p95 {p95[1]:.2f} ms")
-    print(f"    CPU time (all three)       median {ms[2]:.2f} ms, p95 {p95[2]:.2f} ms")
-    return ok == "OK"
+    print(f"    CPU time (all three)       median {ms[2]:.2f} ms, p95 {p95[2]:.2f} ms   "
+          f"[{target}: median {verdict(ms[2])}, p95 {verdict(p95[2])}]")
+    return p95[2] < TARGET_MS
 
 
 def main(argv=None):

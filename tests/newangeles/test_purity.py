@@ -41,3 +41,28 @@ def test_the_probe_would_see_a_foreign_import():
     report = _run(PROBE.replace("import facilitator.rules.newangeles as na",
                                 "import facilitator.rules.newangeles as na\nimport jinja2"))
     assert "jinja2" in _outside(report)
+
+
+def test_the_engine_borrows_only_the_error_classes_replay_error_and_places_from_the_rules_package():
+    """Outside its own package the engine may use ``facilitator.rules.errors``,
+    ``facilitator.rules.record`` (``ReplayError``) and ``facilitator.rules.standings``
+    (``places``), and the standard library: nothing of «16/25»'s rules."""
+    import ast
+    from pathlib import Path
+
+    import facilitator.rules.newangeles as na
+
+    allowed = {("errors", None), ("record", "ReplayError"), ("standings", "places")}
+    borrowed = set()
+    for path in Path(na.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 2:
+                for alias in node.names:
+                    key = (node.module, None if node.module == "errors" else alias.name)
+                    borrowed.add(key)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                assert node.module.split(".")[0] in sys.stdlib_module_names, (path.name, node.module)
+            elif isinstance(node, ast.Import):
+                assert all(a.name.split(".")[0] in sys.stdlib_module_names for a in node.names), path.name
+    assert borrowed <= allowed, borrowed - allowed
+    assert ("errors", None) in borrowed
