@@ -58,6 +58,7 @@ def check_invariants(game, copies=True):
             assert not (a["in_force"] and a["paused"])
     for card, n in held.items():
         assert n <= PACK.cards_by_key[card].count or not copies, (card, n)
+    assert {k: n for k, n in s.held.items() if n} == held == s.count_held()
     by_key = {r["key"]: r for r in row["actives"]}
     for p in row["players"]:
         assert p["influence"] == sum(by_key[k]["influence"] for k in p["actives"])

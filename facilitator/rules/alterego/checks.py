@@ -460,6 +460,7 @@ def _check_react(game, st, move, partial):
     if move.to != number:
         raise _illegal("§3.4", "react_wrong_to", "§3.4: react to move {to}, but the trigger is move {trigger} ({kind})",
                        to=move.to, trigger=number, kind=trig.type)
+    game._trigger_state()  # the state before the trigger and its trace, rebuilt if not kept
     trace = game._trace
     if effect == "taktinen_teko":
         if move.target is None:

@@ -53,10 +53,11 @@ class Resolution:
     """One move carried out on ``st``: ``number`` is its 1-based move number (activity ids),
     ``prev`` the move before it, ``mods`` the reactions modifying it; ``events`` what happened."""
 
-    __slots__ = ("st", "number", "prev", "mods", "events", "placed", "step")
+    __slots__ = ("st", "number", "prev", "mods", "events", "placed", "step", "quiet")
 
-    def __init__(self, st, number, prev=None, mods=None):
+    def __init__(self, st, number, prev=None, mods=None, quiet=False):
         self.st = st
+        self.quiet = quiet  # no events recorded (a replay that knows nobody will read them)
         self.number = number
         self.prev = prev
         self.mods = mods
@@ -65,6 +66,8 @@ class Resolution:
         self.step = None  # the RULES.md 4 step of a season change under way: its events carry it
 
     def emit(self, code, **params):
+        if self.quiet:
+            return
         params["code"] = code
         if self.step is not None:
             params.setdefault("step", self.step)
@@ -122,9 +125,9 @@ class Resolution:
         Nakkikone it held before (RULES.md 3.2). A play counts for P6–P8."""
         st = self.st
         a = st.actives[key]
-        machines = [act for act in st.in_force(a) if act.card.is_nakkikone]
+        machines = [act for act in st.in_force(a) if act.card.is_nakkikone] if a.acts else ()
         act = Activity(f"a{self.number}", card, st.season, partner)
-        a.acts.append(act)
+        st.hold(a, act)
         self.placed.append((key, act))
         self.emit("placed", id=act.id, card=card.key, active=key, partner=partner)
         if counts_as_played:
@@ -136,8 +139,7 @@ class Resolution:
 
     def discard(self, key, act, cause):
         """The instance leaves its holder; a Seurustelu leaving is a break-up (RULES.md 3.3)."""
-        a = self.st.actives[key]
-        a.acts.remove(act)
+        self.st.release(self.st.actives[key], act)
         self.emit("discarded", id=act.id, card=act.card.key, active=key, cause=cause)
         if act.card.is_dating:
             self.breakup(key, act)
@@ -431,32 +433,43 @@ class Resolution:
     def _end_turn(self, move):
         st = self.st
         name = move.player
-        relief = st.stress_relief()
-        for key in list(st.factions[name]):
+        say = not self.quiet  # the check lines are for the protocol; a quiet replay skips them
+        relief = None  # S, looked up once if some active's work anxiety needs it
+        for key in st.factions[name]:  # gains and losses move nobody between factions
             a = st.actives[key]
             if a.away:
-                self.emit("check", active=key, outcome="away")
+                if say:
+                    self.emit("check", active=key, outcome="away")
                 continue
-            n = st.n(a)
+            n = 0
+            for act in a.acts:
+                if not act.paused:
+                    n += 1
             u = a.card.va - n
+            t = a.t
             if n >= 1:
-                if a.t >= 1 and (u >= 1 or not st.burned_out(a, relief)):
+                if t >= 1 and u < 1 and relief is None:
+                    relief = st.stress_relief()
+                if t >= 1 and (u >= 1 or not st.burned_out(a, relief)):
                     amount = u if a.card.ability == "tommi" else 1
-                    self.emit("check", active=key, outcome="relief", amount=amount, unused=u)
+                    if say:
+                        self.emit("check", active=key, outcome="relief", amount=amount, unused=u)
                     self.lose(key, amount, "check")
-                else:
+                elif say:
                     self.emit("check", active=key, outcome="no_change",
-                              reason="no_anxiety" if a.t == 0 else "burned_out_no_free_time")
+                              reason="no_anxiety" if t == 0 else "burned_out_no_free_time")
                 continue
             if a.card.ability == "tane":
-                self.emit("check", active=key, outcome="no_change", reason="tane")
+                if say:
+                    self.emit("check", active=key, outcome="no_change", reason="tane")
                 continue
-            anxiety = st.anxiety(a, relief)
-            if anxiety + 1 < a.card.bo:
-                self.emit("check", active=key, outcome="idle_gain", anxiety=anxiety, bo=a.card.bo)
+            # idle: no unpaused activities, so no permanent anxiety: A = T
+            if t + 1 < a.card.bo:
+                if say:
+                    self.emit("check", active=key, outcome="idle_gain", anxiety=t, bo=a.card.bo)
                 self.gain(key, 1, "idle")
-            else:
-                self.emit("check", active=key, outcome="no_change", reason="would_burn_out", anxiety=anxiety,
+            elif say:
+                self.emit("check", active=key, outcome="no_change", reason="would_burn_out", anxiety=t,
                           bo=a.card.bo)
         if st.hands[name] > HAND_LIMIT:
             self.set_hand(name, HAND_LIMIT, "hand_limit")
@@ -495,12 +508,12 @@ class Resolution:
         elif "add" in change:
             card = st.pack.cards_by_key[change["add"]]
             act = Activity(f"a{self.number}", card, st.season, change.get("partner"))
-            st.actives[change["active"]].acts.append(act)
+            st.hold(st.actives[change["active"]], act)
             self.emit("placed", id=act.id, card=card.key, active=change["active"], partner=act.partner,
                       cause="adjust")
         elif "remove" in change:
             a, act = st.find_activity(change["remove"])
-            a.acts.remove(act)
+            st.release(a, act)
             self.emit("discarded", id=act.id, card=act.card.key, active=a.key, cause="adjust")
         else:
             a, act = st.find_activity(change["activity"])

@@ -161,7 +161,7 @@ class Game:
         new.moves = list(self.moves)
         new._trigger = self._trigger  # the state kept before a trigger is never changed
         new._reactions = list(self._reactions)
-        new._trace = list(self._trace)
+        new._trace = None if self._trace is None else list(self._trace)
         return new
 
     # ----- checking and applying moves -----------------------------------------------------
@@ -191,19 +191,23 @@ class Game:
             self._s, events = plan
             self._trigger, self._reactions, self._trace = None, [], []
         else:
-            before = self._s.copy() if keep_state_before and kind in TRIGGERS else None
-            res = Resolution(self._s, number, self.moves[-1] if self.moves else None)
+            trigger = kind in TRIGGERS
+            before = self._s.copy() if keep_state_before and trigger else None
+            # without a reaction to come (replay knows), nobody reads the events: skip them
+            res = Resolution(self._s, number, self.moves[-1] if self.moves else None, quiet=not keep_state_before)
             events = res.run(move)
-            if kind in TRIGGERS:
-                self._trigger, self._reactions, self._trace = (number, move, before), [], events
+            if trigger:
+                self._trigger, self._reactions = (number, move, before), []
+                self._trace = events if keep_state_before else None
             else:
                 self._trigger, self._reactions, self._trace = None, [], []
         self.moves.append(move)
         return events
 
     def _trigger_state(self):
-        """The state before the trigger (rebuilt by replaying the moves before it in the rare
-        case it was not kept)."""
+        """The state before the trigger, and its trace. Both are kept unless ``_apply_fast``
+        was told no reaction follows; then a reaction that comes anyway rebuilds them by
+        replaying the moves before the trigger (rare: only a caller that lied pays)."""
         number, trig, before = self._trigger
         if before is None:
             rebuilt = Game(self.pack, self.setup, self.table)
@@ -211,6 +215,10 @@ class Game:
                 rebuilt._apply_fast(move, False)
             before = rebuilt._s
             self._trigger = (number, trig, before)
+        if self._trace is None:
+            prev = self.moves[number - 2] if number >= 2 else None
+            res = Resolution(before.copy(), number, prev, Modifiers(self.pack, self._reactions))
+            self._trace = res.run(trig)
         return before
 
     def _react(self, move):

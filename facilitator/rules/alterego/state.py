@@ -99,7 +99,7 @@ class State:
 
     __slots__ = ("pack", "order", "season", "turn", "current", "step", "finished", "ended_by", "hands",
                  "actives", "factions", "pending", "abilities", "boosted", "played_turn", "imaami_used",
-                 "kalle_season", "last_onto", "turn_end", "pause_seq")
+                 "kalle_season", "last_onto", "turn_end", "pause_seq", "held")
 
     @classmethod
     def start(cls, pack, setup, order):
@@ -130,6 +130,7 @@ class State:
         st.last_onto = {}
         st.turn_end = {}
         st.pause_seq = 0
+        st.held = {}  # card key -> instances held in the game (paused included): P1, kept by hold/release
         return st
 
     def copy(self):
@@ -154,6 +155,7 @@ class State:
         new.last_onto = dict(self.last_onto)
         new.turn_end = dict(self.turn_end)
         new.pause_seq = self.pause_seq
+        new.held = dict(self.held)
         return new
 
     def key(self):
@@ -200,12 +202,26 @@ class State:
 
     def copies_held(self, card_key):
         """How many instances of a card are held in the game, paused included (P1)."""
-        n = 0
+        return self.held.get(card_key, 0)
+
+    def hold(self, a, act):
+        """``act`` goes onto ``a`` (the one way an activity enters the game)."""
+        a.acts.append(act)
+        key = act.card.key
+        self.held[key] = self.held.get(key, 0) + 1
+
+    def release(self, a, act):
+        """``act`` leaves ``a`` and the game (the one way an activity leaves it)."""
+        a.acts.remove(act)
+        self.held[act.card.key] -= 1
+
+    def count_held(self):
+        """The instances held, counted afresh (tests compare it with ``held``)."""
+        out = {}
         for a in self.actives.values():
             for act in a.acts:
-                if act.card.key == card_key:
-                    n += 1
-        return n
+                out[act.card.key] = out.get(act.card.key, 0) + 1
+        return out
 
     # ----- RULES.md 1.3: N, U, in force, P, A --------------------------------------------
     @staticmethod
@@ -247,16 +263,19 @@ class State:
         return s
 
     def perm(self, a, relief=None):
-        """P: permanent anxiety of its in-force non-work activities + max(0, W − S)."""
-        if relief is None:
-            relief = self.stress_relief()
+        """P: permanent anxiety of its in-force non-work activities + max(0, W − S). S is only
+        looked up (or taken from ``relief``) when W > 0."""
         other = work = 0
         for act in self.in_force(a):
             if act.card.work:
                 work += act.card.permanent_anxiety
             else:
                 other += act.card.permanent_anxiety
-        return other + max(0, work - relief)
+        if work:
+            if relief is None:
+                relief = self.stress_relief()
+            return other + max(0, work - relief)
+        return other
 
     def anxiety(self, a, relief=None):
         """A = T + P."""
