@@ -104,7 +104,8 @@ def test_turns_go_clockwise_from_the_first_player(first, order):
 def test_the_app_proposes_the_oldest_player_first(rows, proposed):
     seats = [PlayerSetup(name=n, actives=a, born=b) for (n, b), a in zip(rows, (AINO, BERTTA))]
     assert propose_first(default_pack(), seats) == proposed
-    as_dicts = [{"name": n, "actives": list(a), **({"born": b} if b else {})} for (n, b), a in zip(rows, (AINO, BERTTA))]
+    as_dicts = [{"name": n, "actives": list(a), **({"born": b} if b else {})}
+                for (n, b), a in zip(rows, (AINO, BERTTA))]
     assert propose_first(default_pack(), as_dicts) == proposed
 
 

@@ -1,8 +1,6 @@
 """RULES.md 4: the season change, step by step, and the end of the game."""
 
-import pytest
-
-from .helpers import (T, ability, act, adjust, choose, draw, end, event, give, ids, refused, row, season, set_hand,
+from .helpers import (T, ability, adjust, choose, draw, end, event, give, ids, refused, row, season, set_hand,
                       set_t, three, to_play, two)
 
 

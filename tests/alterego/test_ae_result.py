@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from facilitator.rules.alterego import IllegalMoveError, MalformedError, read_move, read_record, standings
+from facilitator.rules.alterego import IllegalMoveError, MalformedError, read_record, standings
 from facilitator.rules.alterego.simulate import play_random
 
-from .helpers import (act, adjust, draw, end, event, example_record_data, finish, give, react, season, set_t,
-                      snapshot, three, to_play, two)
+from .helpers import (act, end, event, example_record_data, finish, give, react, season, snapshot, three, to_play,
+                      two)
 
 
 def test_a_move_result_says_what_changed_as_codes_and_numbers():

@@ -57,8 +57,8 @@ def _known_active(st, key, field):
 
 def _known_player(st, name, field):
     if name not in st.hands:
-        raise _coded("unknown_player", MalformedError(f"move.{field}", "unknown player {player!r}; the players are {allowed}",
-                                                      player=name, allowed=", ".join(st.order)))
+        raise _coded("unknown_player", MalformedError(f"move.{field}", "unknown player {player!r}; the players are "
+                                                      "{allowed}", player=name, allowed=", ".join(st.order)))
 
 
 def _target(st, key, field="target"):
@@ -77,8 +77,8 @@ def _held(st, activity_id, field="activity"):
     """An activity id held by an active that is not away."""
     a, act = st.find_activity(activity_id)
     if act is None:
-        raise _coded("unknown_activity", MalformedError(f"move.{field}", "unknown activity {activity!r}: no active holds it",
-                                                        activity=activity_id))
+        raise _coded("unknown_activity", MalformedError(f"move.{field}", "unknown activity {activity!r}: no active "
+                                                        "holds it", activity=activity_id))
     if a.away:
         raise _illegal("§3.2", "activity_away", "§3.2: {activity} is held by {active}, who is away",
                        activity=activity_id, active=a.key)
@@ -95,7 +95,8 @@ def _fields(move, allowed, required, partial, what):
                 raise _coded("field_missing", MalformedError(f"move.{name}", "is missing: {what} needs {name!r}",
                                                              what=what, name=name))
         elif value is not None:
-            raise _coded("field_extra", MalformedError(f"move.{name}", "{what} takes no {name!r}", what=what, name=name))
+            raise _coded("field_extra", MalformedError(f"move.{name}", "{what} takes no {name!r}", what=what,
+                                                       name=name))
 
 
 def _no_card(st, player, need, rule):
@@ -265,8 +266,9 @@ def _check_p9(st, x, y, player):
 def _check_play_event(game, st, move, partial):
     card = _card(st, move.card)
     if not card.is_event:
-        raise _coded("wrong_card_type", MalformedError("move.card", "{card} is a {type}, not an event; "
-                                                       "it is played with play_activity", card=card.key, type=card.type))
+        raise _coded("wrong_card_type", MalformedError("move.card", "{card} is a {type}, not an event; it is "
+                                                       "played with play_activity", card=card.key,
+                                                       type=card.type))
     if card.reaction:
         raise _illegal("§3.4", "event_reaction", "§3.4: {card} is a reaction: it is played only with react",
                        card=card.key)

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from ..errors import IllegalMoveError, MalformedError
 from .checks import TRIGGERS, check
 from .effects import Modifiers, Resolution
-from .moves import MOVE_FIELDS, Move, read_move
+from .moves import Move, read_move
 from .pack import EVENT_FIELDS, USED_ABILITIES
-from .setup import Setup, check_setup, read_setup
+from .setup import check_setup, read_setup
 from .state import SEASONS, State
 
 
@@ -480,4 +480,4 @@ class Game:
         return {"type": "react", "to": number, "trigger": trig.type, "players": players, "cards": cards}
 
 
-__all__ = ["Game", "MoveResult", "Setup", "MOVE_FIELDS", "USED_ABILITIES"]
+__all__ = ["Game", "MoveResult"]

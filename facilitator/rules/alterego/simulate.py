@@ -12,7 +12,7 @@ card comes often enough that a game goes through all four seasons.
 import random
 
 from .game import Game
-from .moves import Move
+from .moves import Move, read_move
 from .pack import USED_ABILITIES, default_pack
 from .record import Record
 from .setup import PlayerSetup, Setup
@@ -245,7 +245,6 @@ class Player:
 
 
 def _move(data):
-    from .moves import read_move
     return read_move(data)
 
 
