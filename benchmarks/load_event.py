@@ -71,15 +71,15 @@ def postgres_database():
 
 def prepare(url, tables, seed):
     """An event with ``tables`` tables, each seated with 4 players; returns [(id, token, setup)]."""
-    from facilitator import events, services
-    from facilitator.storage import get_engine, init_db, session_scope
-    engine = get_engine(url)
-    init_db(engine)
+    from facilitator import services
+    from facilitator.services import events
+    from facilitator.services.db import engine_for, session_scope, startup
+    engine = engine_for(url)
+    startup(engine)
     rng = random.Random(seed)
     out = []
     with session_scope(engine) as s:
-        from facilitator.content.library import ensure_sample
-        pack_row = ensure_sample(s)
+        pack_row = services.packs.ensure_sample(s)
         ev = events.create_event(s, "Нагрузочный тест", "2026-11-29", pack_row)
         for i in range(tables):
             table = events.add_table(s, ev, f"Стол {i + 1}")

@@ -98,10 +98,20 @@ def app(db_url, tmp_path, monkeypatch):
 @pytest.fixture
 def client(app):
     """A browser signed in as the organizer: it may run every table."""
-    client = app.test_client()
-    with client.session_transaction() as session:
-        session["organizer"] = True
-    return client
+    return organizer_browser(app)
+
+
+def organizer_browser(app, lang=None):
+    """A new browser holding a live organizer session, as signing in with the password gives one."""
+    from facilitator import services
+    browser = app.test_client()
+    with services.db.session_scope(app.extensions["facilitator.engine"]) as s:
+        secret = services.access.start_session(s)
+    with browser.session_transaction() as session:
+        session["organizer"] = secret
+        if lang:
+            session["lang"] = lang
+    return browser
 
 
 @pytest.fixture

@@ -50,10 +50,9 @@ def screen_templates():
 
 
 def screen_modules():
-    """Every module of the web app, the service adapter and the events module (whose texts
-    the organizer's pages show)."""
-    return sorted((ROOT / "facilitator" / "web").glob("*.py")) + [ROOT / "facilitator" / "services.py",
-                                                                  ROOT / "facilitator" / "events.py"]
+    """Every module of the web app and of the services (whose texts the screens show)."""
+    return sorted((ROOT / "facilitator" / "web").glob("*.py")) + sorted((ROOT / "facilitator" / "services")
+                                                                        .glob("*.py"))
 
 
 def ui_sources():
@@ -81,7 +80,8 @@ def engine_error_calls():
     """Every ``_illegal(rule, code, template)``, ``SetupError(path, code, template)`` and
     ``MalformedError(path, template)`` in the rules engine (and the service adapter, whose
     ``MalformedError`` reaches the screens the same way), as ``(where, template node)``."""
-    modules = sorted((ROOT / "facilitator" / "rules").glob("*.py")) + [ROOT / "facilitator" / "services.py"]
+    modules = sorted((ROOT / "facilitator" / "rules").glob("*.py")) + sorted((ROOT / "facilitator" / "services")
+                                                                             .glob("*.py"))
     for path in modules:
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in ast.walk(tree):
@@ -248,7 +248,7 @@ def test_the_extraction_covers_every_screen_and_no_printed_report():
     assert not folders & NOT_SCREENS
     names = {path.name for path in screen_modules()}
     assert {"host.py", "organizer.py", "public.py", "packs.py", "auth.py", "api.py", "commands.py",
-            "services.py", "events.py"} <= names
+            "tables.py", "events.py", "access.py"} <= names
 
 
 @pytest.mark.parametrize("message, where", [

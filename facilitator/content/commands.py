@@ -14,10 +14,10 @@ import sys
 from pathlib import Path
 
 from ..i18n import LOCALES, gettext, use_locale
-from ..storage import get_engine, init_db, session_scope
+from ..services.db import engine_for, session_scope, startup
 from .excel import pack_to_workbook, template_workbook
 from .importing import PackImportError, load_pack_bytes, pack_to_json
-from .library import ensure_sample, get_row, list_packs, pack_of, store_pack
+from ..services.packs import ensure_sample, get_row, list_packs, pack_of, store_pack
 from .summary import format_summary, pack_summary
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
@@ -60,8 +60,8 @@ def _fail(message):
 
 
 def _engine():
-    engine = get_engine()
-    init_db(engine)
+    engine = engine_for()
+    startup(engine, shipped=False)
     return engine
 
 
@@ -138,7 +138,7 @@ def cmd_export(args):
 def cmd_list(args):
     with session_scope(_engine()) as session:
         _with_sample(session)
-        rows = [(r.key, r.version, r.title, r.created_at) for r in list_packs(session)]
+        rows = [(r.key, r.version, r.title, r.created_at) for r in list_packs(session, "lyceum-16-25")]
     headers = [gettext("Pack code"), gettext("Version"), gettext("Title"), gettext("Stored")]
     cells = [headers] + [[key, str(version), title, created.strftime("%Y-%m-%d %H:%M") if created else ""]
                          for key, version, title, created in rows]

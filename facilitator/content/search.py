@@ -36,3 +36,14 @@ def find_cards(pack, era, color, query):
     prefix = [c for c in cards if c not in by_code and title_key(c.title).startswith(words)]
     inside = [c for c in cards if c not in by_code and c not in prefix and words in title_key(c.title)]
     return by_code + prefix + inside
+
+
+def find_card_by_code(pack, era, color, query):
+    """The one card of ``era`` and ``color`` whose printed code ``query`` is exactly (however
+    spaced or dashed), or None: a typed code jumps straight to its card."""
+    code = code_key(query or "")
+    if not code:
+        return None
+    found = [c for c in pack.cards if c.code and code_key(c.code) == code
+             and (era is None or c.era == era) and (color is None or c.color == color)]
+    return found[0] if len(found) == 1 else None

@@ -1,5 +1,6 @@
 """Alembic migrations: the schema is created and upgraded by these, never by hand."""
 
+from contextlib import contextmanager
 from pathlib import Path
 
 from alembic import command
@@ -19,6 +20,25 @@ def alembic_config(url=None):
 def upgrade(engine, revision="head"):
     """Bring the database behind ``engine`` to ``revision`` (the newest by default)."""
     cfg = alembic_config()
-    with engine.begin() as connection:
-        cfg.attributes["connection"] = connection
-        command.upgrade(cfg, revision)
+    with engine.connect() as connection, foreign_keys_off(connection):
+        with connection.begin():
+            cfg.attributes["connection"] = connection
+            command.upgrade(cfg, revision)
+
+
+@contextmanager
+def foreign_keys_off(connection):
+    """SQLite cannot alter a column in place: a migration copies the table and drops the old
+    one, which its foreign-key check refuses while other tables point at it. The check is off
+    for the migration (it can only be switched outside a transaction) and on again after it."""
+    sqlite = connection.dialect.name == "sqlite"
+    if sqlite:
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        connection.commit()
+    try:
+        yield connection
+    finally:
+        if sqlite:
+            connection.rollback()
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            connection.commit()

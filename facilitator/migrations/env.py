@@ -21,9 +21,11 @@ def run_migrations_offline():
 def run_migrations_online():
     connection = config.attributes.get("connection")
     if connection is None:
+        from facilitator.migrations import foreign_keys_off
         engine = get_engine(config.get_main_option("sqlalchemy.url") or None)
-        with engine.begin() as connection:
-            _run(connection)
+        with engine.connect() as connection, foreign_keys_off(connection):
+            with connection.begin():
+                _run(connection)
     else:
         _run(connection)
 

@@ -201,6 +201,56 @@ class Game:
     def eligible(self, name, card):
         return not self.shortfalls(name, card)
 
+    def card_check(self, name, card):
+        """RULES.md 3.1 as a host reads it off the card, one row per skill: what the player
+        has, the card's condition, loss and gain, and whether the player falls short there."""
+        skills = self.players[name].skills
+        return [{"skill": s, "have": skills[s], "condition": card.conditions.get(s, 0),
+                 "loss": card.losses.get(s, 0), "gain": card.gains.get(s, 0),
+                 "short": skills[s] < max(card.conditions.get(s, 0), card.losses.get(s, 0))}
+                for s in SKILLS]
+
+    def deferred_status(self, name):
+        """What a player's deferred card can do now: ``None`` when none is held, else
+        ``{"card", "round", "last_round", "playable_now", "shortfalls", "from_round"}`` — playable
+        now when it is this player's turn after their main move, in a later round than it was
+        deferred in, and they are eligible (RULES.md 3.3)."""
+        p = self.players[name]
+        held = p.deferred
+        if held is None:
+            return None
+        short = held.card.shortfalls(p.skills)
+        now = (self.main_done and self.current == name and held.round < self.round and not short
+               and not self.finished and not self.pending())
+        return {"card": held.card, "round": held.round, "last_round": held.last_round, "playable_now": now,
+                "shortfalls": short, "from_round": held.round + 1}
+
+    def new_era(self):
+        """The era that begins with the next main move, when that move opens it (the host
+        announces it and changes the decks), else None."""
+        nxt = self._next_turn()
+        if nxt is None or self.pending():
+            return None
+        round_no, turn = nxt
+        era = era_of_round(round_no)
+        return era if turn == 0 and era.first_round == round_no and (round_no, turn) != (self.round, self.turn) \
+            else None
+
+    def declaration_checks(self, name):
+        """A declared future image against the player's skills: ``[(skill, target, have)]``
+        (RULES.md 4), or [] when nothing was declared."""
+        p = self.players[name]
+        if not p.declaration:
+            return []
+        return [(s, p.declaration.get(s, 0), p.skills[s]) for s in SKILLS]
+
+    def finish_preview(self):
+        """The game as finishing it now would leave it (final bonuses, places), without
+        finishing this one: what the host confirms before the game is closed."""
+        preview = self.copy()
+        preview.apply(Move("finish"))
+        return preview
+
     def decisions(self, name, card):
         """Which of play / defer / discard the rules allow for this drawn card."""
         out = []

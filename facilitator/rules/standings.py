@@ -52,6 +52,14 @@ def table_standing(game):
     }
 
 
+def winners(table):
+    """The names in first place of one table's standing (RULES.md 4: equal final XP share it)."""
+    if not table["players"]:
+        return []
+    best = min(p["place"] for p in table["players"])
+    return [p["name"] for p in table["players"] if p["place"] == best]
+
+
 def ranking_rule(tables):
     """``total`` when every table has the same number of players, else ``average``."""
     return "total" if len({len(t["players"]) for t in tables}) <= 1 else "average"

@@ -1,22 +1,32 @@
 """The Flask app (ARCHITECTURE.md decision 7): an app factory, extensions bound in init_app,
 templates in ``facilitator/templates/`` (shipped inside the package, so an installed wheel serves
-pages too), one blueprint per role."""
+pages too), one blueprint per role.
 
+Views parse a request, call ``facilitator.services``, render: they never import storage or
+SQLAlchemy. A request has one database session (``db()``), opened on first use and closed when
+the request ends; ``db_session()`` is that session as a unit of work, committed at the end of
+its ``with`` block (before the response is sent) or rolled back on an error.
+"""
+
+import contextlib
 import os
 import secrets
 from datetime import timedelta
 from pathlib import Path
 
-from flask import Flask, g, request, session
+from flask import Flask, current_app, g, render_template, request, session
 from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFProtect
+from werkzeug.exceptions import HTTPException
 
-from .. import i18n
-from ..storage import get_engine, init_db, session_scope
-from ..storage.db import instance_path
+from .. import i18n, services
 
 PACKAGE = Path(__file__).resolve().parent.parent  # facilitator/: templates, static files, fonts
 csrf = CSRFProtect()
+
+#: the pages' Content-Security-Policy: scripts and styles only from this server (no inline script)
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+       "font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'")
 
 
 class SessionInterface(SecureCookieSessionInterface):
@@ -27,21 +37,31 @@ class SessionInterface(SecureCookieSessionInterface):
 
 
 def _secret_key(folder):
-    """The configured secret key, or one generated once and kept in the instance folder."""
+    """The configured secret key, or one generated once and kept in the instance folder (made
+    atomically, so workers starting together agree on it)."""
     if os.environ.get("SECRET_KEY"):
         return os.environ["SECRET_KEY"]
     path = Path(folder) / "secret_key"
-    if path.exists():
-        return path.read_text().strip()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    key = secrets.token_hex(32)
-    path.write_text(key)
-    os.chmod(path, 0o600)
-    return key
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass
+        else:
+            with os.fdopen(fd, "w") as fh:
+                fh.write(secrets.token_hex(32))
+    for _attempt in range(50):
+        key = path.read_text().strip()
+        if key:
+            return key
+        import time
+        time.sleep(0.02)  # another worker is writing it right now
+    raise RuntimeError(f"the secret key file {path} is empty")
 
 
 def create_app(test_config=None):
-    folder = Path((test_config or {}).get("INSTANCE_PATH") or instance_path())
+    folder = Path((test_config or {}).get("INSTANCE_PATH") or services.db.instance_path())
     folder.mkdir(parents=True, exist_ok=True)
     app = Flask(__name__, instance_path=str(folder), template_folder=str(PACKAGE / "templates"),
                 static_folder=str(PACKAGE / "static"))
@@ -57,7 +77,9 @@ def create_app(test_config=None):
         # generated files go under the working directory, never inside an installed package
         EXPORTS_DIR=os.environ.get("FACILITATOR_EXPORTS") or str(Path.cwd() / "exports"),
         MAX_CONTENT_LENGTH=16 * 1024 * 1024,
+        MAX_BACKUP_LENGTH=64 * 1024 * 1024,  # an event backup the app wrote itself always fits
         PROJECTOR_FRESH_SECONDS=1.0,  # projectors' standings are recomputed at most this often
+        PUBLIC_URL=os.environ.get("FACILITATOR_PUBLIC_URL") or None,  # what printed sheets and QR codes link to
     )
     if test_config:
         app.config.update(test_config)
@@ -66,23 +88,23 @@ def create_app(test_config=None):
     if app.config["DATABASE_URL"] is None:
         app.config["DATABASE_URL"] = f"sqlite:///{folder / 'facilitator.db'}"
 
-    engine = get_engine(app.config["DATABASE_URL"])
-    init_db(engine)
+    engine = services.db.engine_for(app.config["DATABASE_URL"])
+    services.db.startup(engine)
     app.extensions["facilitator.engine"] = engine
-    with session_scope(engine) as s:
-        from ..content.library import ensure_sample
-        from .auth import ensure_password_from_env
-        ensure_sample(s)
-        ensure_password_from_env(s)
 
     if os.environ.get("FACILITATOR_BEHIND_PROXY") or app.config.get("BEHIND_PROXY"):
-        # behind an HTTPS reverse proxy: trust its X-Forwarded-Proto/-Host/-For (one hop)
-        from werkzeug.middleware.proxy_fix import ProxyFix
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
+        # behind an HTTPS reverse proxy: trust its X-Forwarded-Proto/-Host/-For (one hop). Under
+        # ``facilitator serve`` waitress does this itself (its trusted-proxy options).
+        if not app.config.get("PROXY_HANDLED_BY_SERVER"):
+            from werkzeug.middleware.proxy_fix import ProxyFix
+            app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
     app.session_interface = SessionInterface()
     csrf.init_app(app)
     i18n.install_jinja(app.jinja_env)
-    app.jinja_env.globals.update(LOCALES=i18n.LOCALES)
+    from .. import words
+    from ..rules import SKILLS
+    app.jinja_env.globals.update(LOCALES=i18n.LOCALES, SKILLS=SKILLS, skill_short=words.skill_short)
+    app.jinja_env.filters.update(signed=words.signed, number=words.number, date=words.format_date)
 
     @app.context_processor
     def _roles():
@@ -94,34 +116,66 @@ def create_app(test_config=None):
         wanted = request.args.get("lang")
         if wanted in i18n.LOCALES:
             session["lang"] = wanted
-        session.permanent = True
         g.locale_token = i18n.set_locale(session.get("lang") or i18n.DEFAULT_LOCALE)
 
     @app.teardown_request
-    def _locale_reset(_exc=None):
+    def _end_request(_exc=None):
+        close_db()
         token = g.pop("locale_token", None)
         if token is not None:
             i18n.reset_locale(token)
 
     @app.after_request
     def _headers(response):
+        if session:  # a browser that holds something (a language, a table, a form token) keeps it a week
+            session.permanent = True
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Content-Security-Policy", CSP)
         return response
 
-    from . import api, host, organizer, packs, public
+    from . import api, errors, host, organizer, packs, public
     app.register_blueprint(host.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(organizer.bp)
     app.register_blueprint(public.bp)
     app.register_blueprint(packs.bp)
     csrf.exempt(api.bp)
+    errors.register(app)
     from .filters import register_filters
     register_filters(app)
     return app
 
 
+def db():
+    """The request's one database session, opened on first use."""
+    s = g.get("db")
+    if s is None:
+        s = g.db = services.db.new_session(current_app.extensions["facilitator.engine"])
+    return s
+
+
+def close_db():
+    s = g.pop("db", None)
+    if s is not None:
+        try:
+            s.rollback()
+        finally:
+            s.close()
+
+
+@contextlib.contextmanager
 def db_session():
-    """A session for this request, committed by the view's ``with`` block."""
-    from flask import current_app
-    return session_scope(current_app.extensions["facilitator.engine"])
+    """The request's session as a unit of work: committed when the block ends (before the
+    response is sent), rolled back when it raises."""
+    s = db()
+    try:
+        yield s
+        s.commit()
+    except BaseException:
+        s.rollback()
+        raise
+
+
+__all__ = ["create_app", "db", "db_session", "csrf", "HTTPException", "render_template"]

@@ -1,25 +1,31 @@
-"""The JSON API (``/api/v1``): the host's actions for programs and scripted clients.
+"""The JSON API (``/api/v1``): the host's actions and the organizer's set-up for programs and
+scripted clients.
 
-A table's state is the table part of `lyceum-standings/1` plus the legal moves and the
-sequence number the next write must name. A move is a `lyceum-record/1` move object.
-Errors are JSON with the same messages as the screens: 400 malformed, 404 no such table,
-409 stale sequence number (``already_recorded`` says whether it was a repeat), 422 the
-rules refuse the move.
+A table's state is its part of the ruleset's standings (``lyceum-standings/1`` for «16/25»)
+plus the legal moves and the sequence number the next write must name. A move is a record move
+object. Errors are JSON with a stable ``code`` (the same in every language) and a ``message``
+in the client's language: 400 malformed, 401 no credential, 403 not this table's host (or not
+the organizer), 404 no such table, 409 stale sequence number (``already_recorded`` says whether
+it was a repeat), 422 the rules refuse the move, 429 too many wrong passwords (``Retry-After``).
+
+Who may call what is checked before a request body is read.
 """
 
 import hmac
 
-from flask import Blueprint, jsonify, request, url_for
+from flask import Blueprint, current_app, g, jsonify, request, session, url_for
 
 from .. import services
 from ..i18n import gettext as _
-from ..i18n import translate_error
-from ..rules import IllegalMoveError, MalformedError, read_move
-from ..rules.standings import table_standing
+from ..i18n import describe_error, translate_error
+from ..rules import IllegalMoveError, MalformedError, RulesError, SetupError
+from ..safejson import JSONInputError, loads as safe_loads
 from . import db_session
+from .auth import ORGANIZER, client_key, is_organizer, may_host, throttle
 from .openapi import openapi_document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+MAX_BATCH = 500
 
 
 def error(status, code, message, **extra):
@@ -27,67 +33,245 @@ def error(status, code, message, **extra):
 
 
 def state(loaded):
-    """What a client needs to act: the standings of the table, legal moves and the seq."""
-    out = {"id": loaded.table.id, "seq": loaded.seq, "setup_done": loaded.game is not None}
-    if loaded.game is not None:
-        out.update(table_standing(loaded.game))
+    """What a client needs to act: the standings of the table, legal moves, seq and rev."""
+    out = {"id": loaded.table.id, "seq": loaded.seq, "rev": loaded.rev, "setup_done": loaded.game is not None,
+           "ruleset": loaded.table.ruleset, "needs_checking": loaded.broken}
+    if loaded.game is not None and not loaded.broken:
+        out.update(loaded.ruleset.table_standing(loaded.game))
         out["legal_moves"] = loaded.game.legal_moves()
     else:
         out.update({"table": loaded.table.name, "players": [], "legal_moves": []})
     return out
 
 
+# ----- who is asking ---------------------------------------------------------------------------
+def _bearer():
+    header = request.headers.get("Authorization", "")
+    return header[7:].strip() if header.startswith("Bearer ") else None
+
+
+def _has_credential():
+    """A bearer token, or a browser session cookie: without either the answer is 401."""
+    return _bearer() is not None or bool(request.cookies.get(current_app.config.get("SESSION_COOKIE_NAME",
+                                                                                   "session")))
+
+
+def _organizer():
+    """The organizer: a browser session signed in, or ``Authorization: Bearer <organizer token>``
+    from ``POST /api/v1/session``."""
+    if is_organizer():
+        return True
+    token = _bearer()
+    if token and token.startswith("org_"):
+        with db_session() as s:
+            return services.access.session_valid(s, token[4:])
+    return False
+
+
 def _authorize(s, table_id):
     """A table is read and changed only by its host: its token as ``Authorization: Bearer
-    <token>``, or a browser session that opened the table (or the organizer's). Returns an
-    error response or None. Runs in the request's own database session."""
-    from ..storage.models import GameTable
-    from .auth import may_host
-    table = s.get(GameTable, table_id)
-    if table is None:
-        return error(404, "not_found", f"no table {table_id}")
-    header = request.headers.get("Authorization", "")
-    if header.startswith("Bearer ") and table.token:
-        if hmac.compare_digest(header[7:].strip().encode(), table.token.encode()):
+    <token>``, a browser session that opened the table, or the organizer. Returns an error
+    response or None."""
+    try:
+        table = services.get_table(s, table_id)
+    except services.TableNotFound:
+        table = None
+    token = _bearer()
+    if token is not None and not token.startswith("org_"):
+        if table is None:
+            return error(404, "not_found", _("There is no such table"))
+        if table.token and hmac.compare_digest(token.encode(), table.token.encode()):
             return None
-        return error(403, "forbidden", "this token does not open this table")
-    if may_host(table):
+        return error(403, "forbidden", _("This token does not open this table"))
+    if not _has_credential():
+        return error(401, "unauthorized", _("Send the table's host token (Authorization: Bearer …) or open the "
+                                            "table in a browser first"))
+    if table is None:
+        return error(404, "not_found", _("There is no such table"))
+    if may_host(table) or _organizer():
         return None
-    return error(403, "forbidden", "only this table's host or the organizer may open it")
+    return error(403, "forbidden", _("Only this table's host or the organizer may open it"))
+
+
+def _require_organizer():
+    if _organizer():
+        return None
+    if not _has_credential():
+        return error(401, "unauthorized", _("Sign in as the organizer first (POST /api/v1/session)"))
+    return error(403, "forbidden", _("Only the organizer may do this"))
 
 
 def _json_body():
     if not request.is_json:
-        return None, error(415, "json_required", "send the body as application/json")
-    body = request.get_json(silent=True)
+        return None, error(415, "json_required", _("Send the body as application/json"))
+    try:
+        body = safe_loads(request.get_data(cache=False), what="body")
+    except JSONInputError as err:
+        return None, error(400, "malformed", describe_error(err))
     if not isinstance(body, dict):
-        return None, error(400, "malformed", "the body must be a JSON object")
+        return None, error(400, "malformed", _("The body must be a JSON object"))
     return body, None
 
 
-def _after(body):
-    after = body.get("after")
-    if not isinstance(after, int) or isinstance(after, bool) or after < 0:
-        return None, error(400, "malformed", "after: the sequence number this move follows, a whole number >= 0",
-                           path="after")
+def _after(body, key="after"):
+    after = body.get(key)
+    if not isinstance(after, int) or isinstance(after, bool) or not 0 <= after < 2 ** 31:
+        return None, error(400, "malformed", _("{key}: the sequence number this write follows, a whole number >= 0",
+                                               key=key), path=key)
     return after, None
 
 
+def _stale(err):
+    # the same words as the host's screen says them
+    if err.already:
+        return error(409, "already_recorded", _("This move was already recorded; nothing was added."),
+                     already_recorded=True, seq=err.actual, recorded_seq=err.recorded_seq)
+    return error(409, "stale", _("The table has changed on another device since this screen was drawn "
+                                 "(move #{expected}, now #{actual}). The move was NOT recorded: check the "
+                                 "screen and repeat it if needed.", expected=err.expected, actual=err.actual),
+                 already_recorded=False, seq=err.actual)
+
+
+def _broken(err):
+    return error(409, "needs_checking", _("The table's log does not replay; the organizer must repair it first"),
+                 problem=err.problem.to_json() if hasattr(err.problem, "to_json") else None)
+
+
+# ----- the document and the organizer's session ----------------------------------------------------
 @bp.get("/openapi.json")
 def openapi():
     return jsonify(openapi_document(url_for("api.openapi", _external=False)))
 
 
+@bp.post("/session")
+def sign_in():
+    """The organizer's password for a token to send as ``Authorization: Bearer <token>``."""
+    body, err = _json_body()
+    if err:
+        return err
+    with db_session() as s:
+        gate = throttle("password")
+        wait = gate.wait_left(client_key())
+        if wait:
+            response, status = error(429, "too_many_attempts", _("Too many wrong passwords. Try again in {seconds} s.",
+                                                                 seconds=wait), retry_after=wait)
+            response.headers["Retry-After"] = str(wait)
+            return response, status
+        password = body.get("password")
+        if not isinstance(password, str) or not services.access.check_password(s, password[:1000]):
+            gate.failed(client_key())
+            return error(401, "wrong_password", _("Wrong password"))
+        gate.succeeded(client_key())
+        secret = services.access.start_session(s)
+    return jsonify({"token": "org_" + secret}), 201
+
+
+@bp.delete("/session")
+def sign_out():
+    token = _bearer()
+    with db_session() as s:
+        if token and token.startswith("org_"):
+            services.access.end_session(s, token[4:])
+        elif session.get(ORGANIZER):
+            services.access.end_session(s, session.pop(ORGANIZER))
+    return "", 204
+
+
+# ----- events (the organizer) ---------------------------------------------------------------------
+def _table_json(t, with_access=True):
+    from .organizer import public_url_for
+    out = {"id": t.id, "name": t.name, "host_name": t.host_name, "ruleset": t.ruleset, "seq": t.seq, "rev": t.rev,
+           "status": t.status, "url": url_for("api.table", table_id=t.id)}
+    if with_access:
+        out.update(pin=t.pin, token=t.token,
+                   link=public_url_for("public.host_link", token=t.token) if t.token else None)
+    return out
+
+
+def _event_json(s, ev):
+    return {"id": ev.id, "name": ev.name, "date": ev.date, "ruleset": ev.ruleset, "pack_id": ev.pack_id,
+            "tables": [_table_json(t) for t in services.events.tables_of(s, ev.id)]}
+
+
+@bp.get("/events")
+def list_events():
+    err = _require_organizer()
+    if err:
+        return err
+    with db_session() as s:
+        return jsonify({"events": [{"id": e.id, "name": e.name, "date": e.date, "ruleset": e.ruleset,
+                                    "url": url_for("api.get_event", event_id=e.id)} for e in services.events.events(s)]})
+
+
+@bp.post("/events")
+def create_event():
+    err = _require_organizer()
+    if err:
+        return err
+    body, err = _json_body()
+    if err:
+        return err
+    from .forms import EventForm
+    from werkzeug.datastructures import MultiDict
+    with db_session() as s:
+        packs = services.packs.list_packs(s)
+        form = EventForm(formdata=MultiDict({k: str(v) for k, v in body.items()
+                                             if k in ("name", "date", "pack", "tables") and v is not None}),
+                         meta={"csrf": False})
+        from .organizer import _pack_choices
+        form.pack.choices = _pack_choices(packs)
+        if not form.validate():
+            return error(400, "malformed", "; ".join(form.messages()))
+        pack_row = services.packs.row_by_id(s, int(form.pack.data)) if form.pack.data else None
+        ev = services.events.create_event(s, form.name.data.strip(),
+                                          form.date.data.isoformat() if form.date.data else None, pack_row)
+        services.events.add_tables(s, ev, [_("Table {n}", n=i + 1) for i in range(form.tables.data or 0)])
+        out = _event_json(s, ev)
+    return jsonify(out), 201
+
+
+@bp.get("/events/<int:event_id>")
+def get_event(event_id):
+    err = _require_organizer()
+    if err:
+        return err
+    with db_session() as s:
+        ev = services.events.get_event(s, event_id)
+        if ev is None:
+            return error(404, "not_found", _("There is no such event"))
+        return jsonify(_event_json(s, ev))
+
+
+@bp.post("/events/<int:event_id>/tables")
+def add_table(event_id):
+    err = _require_organizer()
+    if err:
+        return err
+    body, err = _json_body()
+    if err:
+        return err
+    from .forms import TableForm
+    from werkzeug.datastructures import MultiDict
+    form = TableForm(formdata=MultiDict({k: str(v) for k, v in body.items() if k in ("name", "host_name") and v}),
+                     meta={"csrf": False})
+    if not form.validate():
+        return error(400, "malformed", "; ".join(form.messages()))
+    with db_session() as s:
+        ev = services.events.get_event(s, event_id)
+        if ev is None:
+            return error(404, "not_found", _("There is no such event"))
+        table = services.events.add_table(s, ev, form.name.data.strip(), (form.host_name.data or "").strip() or None)
+        out = _table_json(table)
+    return jsonify(out), 201
+
+
+# ----- tables (their host, or the organizer) ---------------------------------------------------------
 @bp.get("/tables")
 def tables():
-    from sqlmodel import select
-
-    from ..storage.models import GameTable
-    from .auth import may_host
     with db_session() as s:
-        rows = [t for t in s.exec(select(GameTable).order_by(GameTable.id)).all() if may_host(t)]
-        return jsonify({"tables": [{"id": t.id, "name": t.name,
-                                    "url": url_for("api.table", table_id=t.id)} for t in rows]})
+        rows = [t for t in services.list_tables(s) if may_host(t) or _organizer()]
+        return jsonify({"tables": [{"id": t.id, "name": t.name, "url": url_for("api.table", table_id=t.id)}
+                                   for t in sorted(rows, key=lambda t: t.id)]})
 
 
 @bp.get("/tables/<int:table_id>")
@@ -98,39 +282,67 @@ def table(table_id):
             return err
         loaded = services.load(s, table_id)
         response = jsonify(state(loaded))
-    response.headers["ETag"] = f'W/"{table_id}-{loaded.seq}"'
+    response.headers["ETag"] = f'W/"{table_id}-{loaded.seq}-{loaded.rev}"'
     return response
+
+
+@bp.put("/tables/<int:table_id>/players")
+def seat_players(table_id):
+    """Seat the players (before the first move): ``{"rev": n, "players": [record players]}``."""
+    with db_session() as s:
+        err = _authorize(s, table_id)
+    if err:
+        return err
+    body, err = _json_body()
+    if err:
+        return err
+    rev, err = _after(body, "rev")
+    if err:
+        return err
+    try:
+        with db_session() as s:
+            loaded = services.load(s, table_id)
+            setup = loaded.ruleset.read_setup(body.get("players"), "players")
+            services.set_players(s, table_id, setup, rev=rev)
+            out = state(services.load(s, table_id))
+    except services.SetupLocked:
+        return error(409, "setup_locked", _("The setup cannot change once moves are recorded"))
+    except services.StaleSetup:
+        return error(409, "stale", _("The setup was changed on another device since this form was opened. "
+                                     "Nothing was saved: check the players below and save again."))
+    except SetupError as e:
+        return error(422, e.code, translate_error(e), rule=e.rule, path=e.path)
+    except (MalformedError, RulesError) as e:
+        return error(400, "malformed", translate_error(e), path=getattr(e, "path", None))
+    return jsonify(out), 200
 
 
 @bp.post("/tables/<int:table_id>/moves")
 def post_move(table_id):
+    with db_session() as s:
+        err = _authorize(s, table_id)
+    if err:
+        return err
     body, err = _json_body()
     if err:
         return err
     after, err = _after(body)
     if err:
         return err
-    try:
-        move = read_move(body.get("move"), "move")
-    except MalformedError as e:
-        return error(400, "malformed", translate_error(e), path=e.path)
+    client_id = body.get("client_id")
+    if client_id is not None and (not isinstance(client_id, str) or not 0 < len(client_id) <= 64):
+        return error(400, "malformed", _("client_id: a text of at most 64 characters"), path="client_id")
     try:
         with db_session() as s:
-            err = _authorize(s, table_id)
-            if err:
-                return err
-            loaded, result = services.record_move(s, table_id, move, after, author="api")
+            move = services.load(s, table_id).ruleset.read_move(body.get("move"), "move")
+            loaded, _result = services.record_move(s, table_id, move, after, author="api", client_id=client_id)
             out = state(loaded)
     except services.TableNotFound:
-        return error(404, "not_found", f"no table {table_id}")
+        return error(404, "not_found", _("There is no such table"))
     except services.StaleMove as e:
-        # the same words as the host's screen says them
-        return error(409, "already_recorded" if e.already else "stale",
-                     _("This move was already recorded; nothing was added.") if e.already else
-                     _("The table has changed on another device since this screen was drawn "
-                       "(move #{expected}, now #{actual}). The move was NOT recorded: check the "
-                       "screen and repeat it if needed.", expected=e.expected, actual=e.actual),
-                     already_recorded=e.already, seq=e.actual)
+        return _stale(e)
+    except services.TableBroken as e:
+        return _broken(e)
     except IllegalMoveError as e:
         return error(422, e.code, translate_error(e), rule=e.rule)
     except MalformedError as e:
@@ -139,8 +351,72 @@ def post_move(table_id):
     return jsonify(out), 201
 
 
+@bp.post("/tables/<int:table_id>/moves/batch")
+def post_batch(table_id):
+    """Moves a tablet queued while it had no connection, in order:
+    ``{"moves": [{"after": n, "move": {...}, "client_id": "..."}]}``. The longest valid run is
+    recorded (moves already recorded count as recorded); the first move refused is named with
+    why, and nothing after it is looked at."""
+    with db_session() as s:
+        err = _authorize(s, table_id)
+    if err:
+        return err
+    body, err = _json_body()
+    if err:
+        return err
+    raw = body.get("moves")
+    if not isinstance(raw, list) or not 0 < len(raw) <= MAX_BATCH:
+        return error(400, "malformed", _("moves: a list of 1 to {max} queued moves", max=MAX_BATCH), path="moves")
+    with db_session() as s:
+        rules = services.load(s, table_id).ruleset
+    items, refused = [], None
+    for i, item in enumerate(raw):
+        path = f"moves[{i}]"
+        try:
+            if not isinstance(item, dict):
+                raise MalformedError(path, "must be an object")
+            after, err = _after(item)
+            if err:
+                raise MalformedError(f"{path}.after", "the sequence number this write follows, a whole number >= 0")
+            client_id = item.get("client_id")
+            if client_id is not None and (not isinstance(client_id, str) or not 0 < len(client_id) <= 64):
+                raise MalformedError(f"{path}.client_id", "a text of at most 64 characters")
+            items.append({"after": after, "move": rules.read_move(item.get("move"), f"{path}.move"),
+                          "client_id": client_id})
+        except MalformedError as e:
+            refused = {"index": i, "client_id": item.get("client_id") if isinstance(item, dict) else None,
+                       "code": "malformed", "message": translate_error(e), "path": e.path}
+            break
+    with db_session() as s:
+        recorded, stop = services.record_batch(s, table_id, items, author="api")
+        out = state(services.load(s, table_id))
+    if stop is not None:
+        e = stop["error"]
+        code, message = "stale", str(e)
+        if isinstance(e, services.StaleMove):
+            code = "stale"
+            message = _("The table has changed on another device since this screen was drawn "
+                        "(move #{expected}, now #{actual}). The move was NOT recorded: check the "
+                        "screen and repeat it if needed.", expected=e.expected, actual=e.actual)
+        elif isinstance(e, IllegalMoveError):
+            code, message = e.code, translate_error(e)
+        elif isinstance(e, services.TableBroken):
+            code, message = "needs_checking", _("The table's log does not replay; the organizer must repair it first")
+        elif isinstance(e, RulesError):
+            code, message = "malformed", translate_error(e)
+        refused = {"index": stop["index"], "client_id": stop["client_id"], "code": code, "message": message,
+                   "rule": getattr(e, "rule", None)}
+    out["recorded"] = recorded
+    out["refused"] = refused
+    return jsonify(out), 200 if refused is None else 207
+
+
 @bp.post("/tables/<int:table_id>/undo")
 def undo(table_id):
+    with db_session() as s:
+        err = _authorize(s, table_id)
+    if err:
+        return err
     body, err = _json_body()
     if err:
         return err
@@ -149,18 +425,18 @@ def undo(table_id):
         return err
     try:
         with db_session() as s:
-            err = _authorize(s, table_id)
-            if err:
-                return err
             target = services.undo(s, table_id, after, author="api")
-            loaded = services.load(s, table_id)
-            out = state(loaded)
+            out = state(services.load(s, table_id))
     except services.TableNotFound:
-        return error(404, "not_found", f"no table {table_id}")
+        return error(404, "not_found", _("There is no such table"))
     except services.StaleMove as e:
         return error(409, "stale", _("The table has changed on another device (move #{expected}, now #{actual}); "
                                      "nothing was undone.", expected=e.expected, actual=e.actual),
                      already_recorded=False, seq=e.actual)
+    except services.TableBroken as e:
+        return _broken(e)
+    except services.FinishedTable:
+        return error(409, "finished", _("The game is finished: only the organizer can reopen it for a correction."))
     except LookupError:
         return error(409, "nothing_to_undo", _("There is no move to undo"))
     out["undone"] = {"seq": target.seq}
@@ -175,5 +451,8 @@ def record(table_id):
             return err
         loaded = services.load(s, table_id)
         if loaded.game is None:
-            return error(409, "no_setup", "the table has no players yet")
+            return error(409, "no_setup", _("The table has no players yet"))
         return jsonify(loaded.record().to_dict())
+
+
+__all__ = ["bp", "error", "state", "g"]

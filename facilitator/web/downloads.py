@@ -1,58 +1,70 @@
 """Protocol and results files as downloads: built by ``facilitator.reports`` (bytes), also
 written under the exports folder (one folder per event), then sent to the browser."""
 
+import re
+import unicodedata
 from io import BytesIO
 
 from flask import abort, current_app, send_file
 
-from .. import events, reports, services
+from .. import reports, services
 from ..i18n import gettext as _
-from ..storage.models import Event
 
 MIMETYPES = {
     "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     "pdf": "application/pdf",
+    "json": "application/json",
 }
+
+
+def safe_filename(name, fallback="download"):
+    """A download name every browser takes: no control characters, slashes or quotes, at most
+    120 characters (Flask adds the UTF-8 form for names beyond ASCII)."""
+    name = unicodedata.normalize("NFC", str(name))
+    name = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")
+    name = re.sub(r'[\\/:*?"<>|\s]+', "_", name).strip("._") or fallback
+    if len(name) > 120:
+        stem, dot, ext = name.rpartition(".")
+        name = (stem[:110] + dot + ext) if dot and len(ext) <= 8 else name[:120]
+    return name
 
 
 def _send(data, kind, ext, event_name, table_name=None):
     path = reports.write_export(data, current_app.config["EXPORTS_DIR"], kind, ext, event=event_name,
                                 table=table_name)
-    return send_file(BytesIO(data), mimetype=MIMETYPES[ext], as_attachment=True, download_name=path.name)
-
-
-def event_name_of(session, table):
-    event = session.get(Event, table.event_id) if table.event_id else None
-    return event.name if event else _("Game")
+    return send_file(BytesIO(data), mimetype=MIMETYPES[ext], as_attachment=True,
+                     download_name=safe_filename(path.name))
 
 
 def table_download(session, table_id, kind):
     """One table's protocol (``protocol.xlsx``, ``protocol.pdf``) or blank paper protocol
     (``blank.pdf``): provisional mid-game, final after finish."""
     loaded = services.load(session, table_id)
-    event_name = event_name_of(session, loaded.table)
+    event = services.events.get_event(session, loaded.table.event_id) if loaded.table.event_id else None
+    event_name = event.name if event else _("Game")
+    event_date = event.date if event else None
     if kind == "blank.pdf":
         data = reports.blank_protocol_pdf(loaded.table.name, loaded.players, pack=loaded.pack, event=event_name)
         return _send(data, "blank", "pdf", event_name, loaded.table.name)
-    if loaded.game is None:
+    if loaded.game is None or loaded.broken:
         abort(404)
     undone = loaded.undone_moves()
     if kind == "protocol.xlsx":
         data = reports.table_protocol_xlsx(loaded.game, undone=undone, event=event_name)
         return _send(data, "protocol", "xlsx", event_name, loaded.table.name)
     if kind == "protocol.pdf":
-        data = reports.table_protocol_pdf(loaded.game, undone=undone, event=event_name)
+        data = services.exports.protocol_pdf(session, loaded, event_name, event_date)
         return _send(data, "protocol", "pdf", event_name, loaded.table.name)
     abort(404)
 
 
 def event_download(session, event, kind):
     """The event workbook (summary + every table's protocol), the results PDF or the
-    certificates PDF, from every table that has players."""
+    certificates PDF, from every table that has players and replays."""
+    tables = services.events.tables_of(session, event.id)
     protocols = []
-    for table in events.tables_of(session, event.id):
-        loaded = services.load(session, table.id)
-        if loaded.game is not None:
+    for loaded in services.load_many(session, tables).values():
+        if loaded.game is not None and not loaded.broken:
             protocols.append(reports.build_protocol(loaded.game, undone=loaded.undone_moves(), event=event.name))
     if not protocols:
         abort(404)
@@ -61,5 +73,12 @@ def event_download(session, event, kind):
     if kind == "results":
         return _send(reports.event_results_pdf(protocols, event=event.name), "results", "pdf", event.name)
     if kind == "certificates":
-        return _send(reports.certificates_pdf(protocols, event=event.name), "certificates", "pdf", event.name)
+        return _send(reports.certificates_pdf(protocols, event=event.name, **_date(event)), "certificates", "pdf",
+                     event.name)
     abort(404)
+
+
+def _date(event):
+    """The event's date for the sheets that print it (when the reports take it)."""
+    import inspect
+    return {"event_date": event.date} if "event_date" in inspect.signature(reports.certificates_pdf).parameters else {}

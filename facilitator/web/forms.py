@@ -2,6 +2,8 @@
 numbers, nothing negative where it cannot be) and build the engine's objects; the rules
 themselves are checked by the engine, never here."""
 
+from datetime import date
+
 from flask_wtf import FlaskForm
 from wtforms import (DateField, FieldList, FormField, HiddenField, IntegerField, SelectField, StringField,
                      TextAreaField)
@@ -10,9 +12,11 @@ from wtforms import i18n as wtforms_i18n
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from ..i18n import gettext as _
-from ..i18n import get_locale
+from ..i18n import get_locale, skill_name, translate_error
 from ..rules import SKILLS, Move, PlayerSetup
 from ..rules.cards import COLORS
+from ..rules.fields import MAX_CODE, MAX_NAME, MAX_NOTE, MAX_SP, MAX_TEXT, MAX_TITLE, MAX_XP_CHANGE
+from ..rules.setup import DECLARATION_BONUS, EXTRA_SP
 
 RANDOM = "__random__"
 
@@ -33,14 +37,17 @@ class NestedForm(PlainForm):
             return wtforms_i18n.get_translations([get_locale()])
 
 
-class SkillInputs(NestedForm):
-    """Five whole-number inputs, one per skill."""
+_SKILL_RANGE = [Optional(), NumberRange(min=-MAX_SP, max=MAX_SP)]
 
-    health = IntegerField(validators=[Optional()])
-    intellect = IntegerField(validators=[Optional()])
-    creativity = IntegerField(validators=[Optional()])
-    communication = IntegerField(validators=[Optional()])
-    energy = IntegerField(validators=[Optional()])
+
+class SkillInputs(NestedForm):
+    """Five whole-number inputs, one per skill (within ±100 SP: nothing in the game is bigger)."""
+
+    health = IntegerField(validators=_SKILL_RANGE)
+    intellect = IntegerField(validators=_SKILL_RANGE)
+    creativity = IntegerField(validators=_SKILL_RANGE)
+    communication = IntegerField(validators=_SKILL_RANGE)
+    energy = IntegerField(validators=_SKILL_RANGE)
 
     def values(self):
         return {s: self[s].data or 0 for s in SKILLS if self[s].data}
@@ -82,6 +89,18 @@ def _seats_beyond(field):
 
 class SetupForm(BaseForm):
     players = FieldList(FormField(PlayerForm), min_entries=4, max_entries=4)
+    rev = IntegerField(validators=[Optional(), NumberRange(min=0, max=2 ** 31 - 1)])  # the setup it was drawn for
+
+    def fill(self, players):
+        """The form as the seated players fill it (editing a setup before the first move)."""
+        for entry, p in zip(self.players, players):
+            entry.form.name.data = p.name
+            entry.form.born.data = date.fromisoformat(p.born)
+            entry.form.character.data = p.character
+            for sk, v in p.extra.items():
+                entry.form.extra[sk].data = v
+            for sk, v in (p.declaration or {}).items():
+                entry.form.declaration[sk].data = v
 
     def validate_players(self, field):
         filled = [p for p in field if not p.form.is_empty()]
@@ -89,7 +108,7 @@ class SetupForm(BaseForm):
         if not 3 <= count <= 4:
             raise ValidationError(_("A table has 3 or 4 players; fill in {count}", count=count))
 
-    def player_errors(self):
+    def player_errors(self, pack=None):
         """Per-player problems the rules would refuse anyway, said next to the field."""
         errors = {}
         for i, entry in enumerate(self.players):
@@ -105,12 +124,15 @@ class SetupForm(BaseForm):
                 for s in SKILLS:
                     if group[s].data is not None and group[s].data < 0:
                         mine.append(_("{what}: {skill} cannot be negative", what=label, skill=_(s)))
+                    if group[s].data is not None and group[s].data > MAX_SP:
+                        mine.append(_("{what}: {skill} can be at most {max}", what=label, skill=_(s), max=MAX_SP))
             extra = sum(p.extra.form.values().values())
-            if extra != 5:
-                mine.append(_("the extra SP must sum to exactly 5, now {sum}", sum=extra))
+            if extra != EXTRA_SP:
+                mine.append(_("the extra SP must sum to exactly {n}, now {sum}", n=EXTRA_SP, sum=extra))
             declared = sum(p.declaration.form.values().values())
-            if declared and declared not in (35, 40, 45):
-                mine.append(_("a future image sums to 35, 40 or 45, now {sum}", sum=declared))
+            if declared and declared not in DECLARATION_BONUS:
+                mine.append(_("a future image sums to {allowed}, now {sum}",
+                              allowed=_or(sorted(DECLARATION_BONUS)), sum=declared))
             if mine:
                 errors[i] = mine
         return errors
@@ -131,10 +153,16 @@ class SetupForm(BaseForm):
         return out
 
 
+def _or(values):
+    """``35, 40 or 45`` in the current language."""
+    values = [str(v) for v in values]
+    return values[0] if len(values) == 1 else _("{first} or {last}", first=", ".join(values[:-1]), last=values[-1])
+
+
 class AfterForm(BaseForm):
     """Every move form names the sequence number it follows (safe to repeat)."""
 
-    after = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+    after = IntegerField(validators=[InputRequired(), NumberRange(min=0, max=2 ** 31 - 1)])
 
 
 class SimpleMoveForm(AfterForm):
@@ -208,7 +236,7 @@ class AllocateForm(AfterForm):
 
 class AdjustForm(AfterForm):
     player = SelectField(validate_choice=False, validators=[InputRequired()])
-    xp = IntegerField(validators=[Optional()])
+    xp = IntegerField(validators=[Optional(), NumberRange(min=-MAX_XP_CHANGE, max=MAX_XP_CHANGE)])
     sp = FormField(SkillInputs)
     reason = TextAreaField(validators=[InputRequired(), Length(min=2, max=300)])
 
@@ -221,6 +249,181 @@ class TimerForm(BaseForm):
     seconds = IntegerField(validators=[Optional(), NumberRange(min=10, max=600)])
 
 
+def _one_line(form, field):
+    if field.data and any(ord(ch) < 32 or ord(ch) == 127 or ch in "\u2028\u2029" for ch in field.data):
+        raise ValidationError(_("a name is one line, without control characters"))
+
+
 class NewTableForm(BaseForm):
-    name = StringField(validators=[InputRequired(), Length(min=1, max=60)])
+    name = StringField(validators=[InputRequired(), Length(min=1, max=MAX_NAME), _one_line])
     pack = SelectField(coerce=int)
+
+
+# ----- a card typed in by hand (and, in the pack editor, a card of the pack) ----------------------
+class WholeNumber(IntegerField):
+    """A whole number as typed: empty is nothing, text is refused quoting what was typed."""
+
+    def process_formdata(self, valuelist):
+        self.raw = (valuelist[0] if valuelist else "").strip()
+        if not self.raw:
+            self.data = None
+            return
+        try:
+            self.data = int(self.raw)
+        except ValueError:
+            self.data = None
+            raise ValueError(_("“{value}” is not a whole number", value=self.raw[:20])) from None
+
+
+def _card_number(form, field):
+    if field.data is None:
+        return
+    if field.data < 0:
+        raise ValidationError(_("cannot be negative"))
+    if field.data > MAX_SP:
+        raise ValidationError(_("can be at most {max}", max=MAX_SP))
+
+
+def _card_groups():
+    return {"conditions": "Conditions", "losses": "Losses", "gains": "Gains"}
+
+
+class CardFields(BaseForm):
+    """A card's fields as the host and the pack editor type them: ``conditions_<skill>``,
+    ``losses_<skill>``, ``gains_<skill>``, ``free``, the special's text and redistribution.
+    ``card_data()`` is the card's JSON object for the engine to check (RULES.md 1)."""
+
+    code = StringField(validators=[Optional(), Length(max=MAX_CODE)])
+    title = StringField(validators=[Optional(), Length(max=MAX_TITLE)])
+    text = StringField(validators=[Optional(), Length(max=MAX_TEXT)])
+    free = WholeNumber(validators=[_card_number])
+    special_text = StringField(validators=[Optional(), Length(max=MAX_TEXT)])
+    special_redistribute = WholeNumber(validators=[_card_number])
+
+    def label_of(self, name):
+        """``conditions_health`` -> ``Conditions: health`` in the current language."""
+        group, _sep, skill = name.partition("_")
+        names = {"conditions": _("Conditions"), "losses": _("Losses"), "gains": _("Gains"), "free": _("Free SP"),
+                 "special": _("Redistribute up to")}
+        if group == "special" and skill == "text":
+            return _("Special")
+        if group == "special":
+            return names["special"]
+        return f"{names.get(group, _(group))}: {skill_name(skill)}" if skill else names.get(group, _(group))
+
+    def skill_map(self, group):
+        return {s: self[f"{group}_{s}"].data for s in SKILLS if self[f"{group}_{s}"].data}
+
+    def card_data(self, color):
+        data = {"color": color, "title": (self.title.data or "").strip(), "text": self.text.data or "",
+                "conditions": self.skill_map("conditions"), "losses": self.skill_map("losses"),
+                "gains": self.skill_map("gains"), "free": self.free.data or 0, "special": None}
+        if (self.code.data or "").strip():
+            data["code"] = self.code.data.strip()
+        if color == "red" and (self.special_text.data or "").strip():
+            data["special"] = {"text": self.special_text.data.strip()}
+            if self.special_redistribute.data:
+                data["special"]["redistribute"] = self.special_redistribute.data
+        return data
+
+    def first_error(self):
+        """The first problem as ``label: message``, in the order the fields are shown."""
+        for field in self:
+            if field.errors:
+                return f"{self.label_of(field.name)}: {field.errors[0]}"
+        return None
+
+
+for _group in ("conditions", "losses", "gains"):
+    for _skill in SKILLS:
+        setattr(CardFields, f"{_group}_{_skill}", WholeNumber(validators=[_card_number]))
+
+
+class ManualCardForm(CardFields):
+    """A card the pack does not hold, typed in by the host for a draw."""
+
+    color = HiddenField()
+
+    def __init__(self, *args, color=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fixed_color = color
+        self.engine_problem = None
+
+    def card_data(self, color=None):
+        return super().card_data(color or self.fixed_color)
+
+    def engine_error(self, err):
+        """A problem the engine found in the card (its path names the field)."""
+        where = err.path.split(".", 1)[1] if "." in (err.path or "") else ""
+        text = translate_error(err)
+        self.engine_problem = f"{_(where)}: {text}" if where else text
+
+    def error_text(self):
+        return self.first_error() or self.engine_problem or ""
+
+
+# ----- the organizer's forms ------------------------------------------------------------------------
+class _Messages:
+    """One message per refused field, in the order the form shows them."""
+
+    def messages(self):
+        out = []
+        for field in self:
+            for error in field.errors:
+                if isinstance(error, dict):
+                    continue
+                out.append(str(error))
+        return out
+
+
+def _name_check(maximum, message):
+    def check(form, field):
+        value = (field.data or "").strip()
+        if not value or len(value) > maximum or any(ord(ch) < 32 or ord(ch) == 127 or ch in "\u2028\u2029"
+                                                   for ch in value):
+            raise ValidationError(message())
+    return check
+
+
+class EventForm(_Messages, BaseForm):
+    """A new event: its name, date, content pack and how many tables to open at once."""
+
+    name = StringField(validators=[_name_check(200, lambda: _("The event needs a name (up to 200 characters)"))])
+    date = DateField(validators=[Optional()])
+    pack = SelectField(validate_choice=False)
+    tables = IntegerField(validators=[Optional()])
+
+    def validate_date(self, field):
+        if field.raw_data and field.raw_data[0].strip() and field.data is None:
+            raise ValidationError(_("The date must look like 2026-11-29"))
+
+    def validate_pack(self, field):
+        if field.data and str(field.data) not in {str(c.value) for c in field.choices}:
+            raise ValidationError(_("Unknown content pack"))
+
+    def validate_tables(self, field):
+        if field.data is None or field.data < 0:
+            field.data = 0
+        field.data = min(field.data, 100)
+
+    def validate(self, extra_validators=None):
+        if self.date.raw_data and self.date.raw_data[0].strip():
+            try:
+                date.fromisoformat(self.date.raw_data[0].strip())
+            except ValueError:
+                self.date.process_errors = []
+        ok = super().validate(extra_validators)
+        # a date that DateField cannot read is said in the form's own words, once
+        if self.date.errors:
+            self.date.errors = [_("The date must look like 2026-11-29")]
+        if self.tables.errors:  # a count that is not a number opens no table
+            self.tables.errors, self.tables.data = [], 0
+            ok = not any(f.errors for f in self)
+        return ok
+
+
+class TableForm(_Messages, BaseForm):
+    """A table of an event: its name and, optionally, its host's name."""
+
+    name = StringField(validators=[_name_check(100, lambda: _("The table needs a name (up to 100 characters)"))])
+    host_name = StringField(validators=[Optional(), Length(max=100)])

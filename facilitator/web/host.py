@@ -3,6 +3,10 @@
 Views are thin: parse the form, call ``services``, render. Refusals re-render the screen
 with the engine's message and an HTTP status that says what kind of refusal it was:
 400 bad input, 409 the table moved on (stale sequence number), 422 the rules refuse the move.
+
+Every page that leads to a move is bound to the sequence number and the player it was drawn
+for (in its URL and its form): opened again from the browser's history after the table moved
+on, it says what happened and offers the current turn, never a live button for someone else.
 """
 
 import json
@@ -11,39 +15,41 @@ from datetime import date
 from io import BytesIO
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
-from wtforms import SelectChoice
 
 from .. import services
-from ..content.library import list_packs
-from ..content.search import find_cards
-from ..i18n import gettext as _
+from ..content.search import find_card_by_code, find_cards
 from ..i18n import describe_error, era_name, skill_name, translate_error
-from ..rules import (COLORS, ERA_BY_KEY, SKILLS, IllegalMoveError, MalformedError, ReplayError, RulesError,
-                     SetupError,
+from ..i18n import gettext as _
+from ..rules import (COLORS, ERA_BY_KEY, IllegalMoveError, MalformedError, ReplayError, RulesError, SetupError,
                      age_in_round, era_of_round, turn_order_reason)
 from ..rules.deck import next_card
 from ..rules.pack import read_inline_card
-from ..rules.standings import table_standing
-from ..storage.models import ContentPackRow, GameTable
+from ..rules.registry import UnknownFormat
+from ..rules.standings import table_standing, winners
+from ..safejson import JSONInputError, loads as safe_loads
 from . import db_session
-from .auth import granted_table_ids, is_organizer, may_host, require_table
+from .auth import grant_table, granted_table_ids, is_organizer, may_host, require_table
 from .describe import pending_reasons, result_lines, turn_order_text
-from .forms import (RANDOM, AdjustForm, AfterForm, AllocateForm, DrawForm, NewTableForm, PlayDeferredForm, RestForm,
-                    SetupForm, SimpleMoveForm, TimerForm)
+from .forms import (RANDOM, AdjustForm, AfterForm, AllocateForm, DrawForm, ManualCardForm, NewTableForm,
+                    PlayDeferredForm, RestForm, SetupForm, SimpleMoveForm, TimerForm)
 
 bp = Blueprint("host", __name__)
 
 
 @bp.before_request
 def _check_access():
-    """The organizer runs every table; a host only the table opened with its link or PIN;
-    creating or importing a table is the organizer's."""
+    """The organizer runs every table; a host only the table opened with its link or PIN
+    (or created on this tablet); importing a record is the organizer's."""
     table_id = (request.view_args or {}).get("table_id")
     if table_id is not None:
         with db_session() as s:
-            require_table(s.get(GameTable, table_id))
-    elif request.endpoint in ("host.new_table", "host.import_table") and not is_organizer():
+            try:
+                require_table(services.get_table(s, table_id))
+            except services.TableNotFound:
+                abort(404)
+    elif request.endpoint == "host.import_table" and not is_organizer():
         abort(403)
+
 
 MOVE_FORMS = {
     "draw": DrawForm, "rest": RestForm, "allocate": AllocateForm, "adjust": AdjustForm,
@@ -59,36 +65,46 @@ def _load(s, table_id):
         abort(404)
 
 
+def _needs_check(loaded):
+    """A table whose log does not replay: the host sees what is wrong and who can repair it."""
+    return render_template("host/broken.html", loaded=loaded, problem=loaded.problem,
+                           error_text=describe_error(loaded.problem.error)), 409
+
+
 # ----- tables -------------------------------------------------------------------------
 @bp.get("/")
 def index():
-    from sqlmodel import select
     with db_session() as s:
-        query = select(GameTable).order_by(GameTable.id.desc())
-        if not is_organizer():
-            query = query.where(GameTable.id.in_(granted_table_ids() or [-1]))
-        tables = [t for t in s.exec(query).all() if may_host(t)]
-        rows = []
-        for t in tables:
-            loaded = services.load(s, t.id)
-            rows.append((t, loaded.game))
+        ids = None if is_organizer() else granted_table_ids()
+        tables = [t for t in services.list_tables(s, ids) if may_host(t)]
+        standings = services.heads(s, tables)
+        rows = [(t, standings.get(t.id)) for t in tables]
         form = NewTableForm()
-        form.pack.choices = [SelectChoice(p.id, f"{p.title} (v{p.version})") for p in list_packs(s)]
+        form.pack.choices = _pack_choices(s)
     return render_template("host/index.html", rows=rows, form=form)
+
+
+def _pack_choices(s):
+    from wtforms import SelectChoice
+    return [SelectChoice(p.id, f"{p.title} (v{p.version})") for p in services.packs.list_packs(s, "lyceum-16-25")]
 
 
 @bp.post("/tables")
 def new_table():
+    """A new table, by the organizer or by a lone host (a class, a club evening): the tablet
+    that creates it gets it, with a link and a PIN to open it on a second device."""
     with db_session() as s:
         form = NewTableForm()
-        form.pack.choices = [SelectChoice(p.id, p.title) for p in list_packs(s)]
+        form.pack.choices = _pack_choices(s)
         if not form.validate():
             for field, errors in form.errors.items():
                 flash(f"{_(field)}: {'; '.join(errors)}", "error")
-            return redirect(url_for("host.index"))
-        pack_row = s.get(ContentPackRow, form.pack.data)
-        table = services.create_table(s, form.name.data, pack_row)
-        table_id = table.id
+            return redirect(url_for("host.index"), 303)
+        pack_row = services.packs.row_by_id(s, form.pack.data)
+        table = services.create_table(s, form.name.data, pack_row, access=True)
+        grant_table(table)
+        table_id, pin = table.id, table.pin
+    flash(_("Table created. Its PIN is {pin}: with it, the table opens on another device too.", pin=pin), "ok")
     return redirect(url_for("host.setup", table_id=table_id), 303)
 
 
@@ -99,14 +115,16 @@ def import_table():
         flash(_("Choose a game record file (.json) to import"), "error")
         return redirect(url_for("host.index"), 303)
     try:
-        data = json.loads(upload.read().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        flash(_("Not a game record: the file is not valid JSON ({error})", error=str(err)), "error")
+        data = safe_loads(upload.read(), what="record")
+    except JSONInputError as err:
+        flash(_("Not a game record: the file is not valid JSON ({error})", error=describe_error(err)), "error")
         return redirect(url_for("host.index"), 303)
     try:
         with db_session() as s:
-            table_id = services.import_record(s, data).id
-    except (RulesError, ReplayError) as err:  # malformed, or a move breaking the rules: nothing written
+            table = services.import_record(s, data, ruleset=request.form.get("ruleset") or "lyceum-16-25")
+            services.access.ensure_access(s, table)
+            table_id = table.id
+    except (RulesError, ReplayError, UnknownFormat, services.WrongGame) as err:  # malformed, or breaking the rules
         flash(_("The game record was not imported: {error}", error=describe_error(err)), "error")
         return redirect(url_for("host.index"), 303)
     flash(_("Game record imported"), "ok")
@@ -121,8 +139,9 @@ def export_record(table_id):
             abort(404)
         data = loaded.record().to_dict()
     body = json.dumps(data, ensure_ascii=False, indent=2).encode("utf-8")
-    name = f"record-{loaded.table.name}.json".replace(" ", "_")
-    return send_file(BytesIO(body), mimetype="application/json", as_attachment=True, download_name=name)
+    from .downloads import safe_filename
+    return send_file(BytesIO(body), mimetype="application/json", as_attachment=True,
+                     download_name=safe_filename(f"record-{loaded.table.name}.json"))
 
 
 @bp.get("/table/<int:table_id>/<any('protocol.xlsx', 'protocol.pdf', 'blank.pdf'):kind>")
@@ -135,6 +154,7 @@ def protocol(table_id, kind):
 
 # ----- setup --------------------------------------------------------------------------
 def _character_choices(pack):
+    from wtforms import SelectChoice
     return [SelectChoice("", _("— choose —")), SelectChoice(RANDOM, _("draw at random"))] + [
         SelectChoice(c.code, f"{c.name} · {c.direction}") for c in pack.characters]
 
@@ -143,26 +163,21 @@ def _character_choices(pack):
 def setup(table_id):
     with db_session() as s:
         loaded = _load(s, table_id)
-        if loaded.log:
+        if loaded.seq:
             flash(_("The setup cannot change once moves are recorded"), "error")
             return redirect(url_for("host.turn", table_id=table_id), 303)
         form = SetupForm()
-        if request.method == "GET" and loaded.table.players:
-            for entry, p in zip(form.players, loaded.players):
-                entry.form.name.data = p.name
-                entry.form.born.data = date.fromisoformat(p.born)
-                entry.form.character.data = p.character
-                for sk, v in p.extra.items():
-                    entry.form.extra[sk].data = v
-                for sk, v in (p.declaration or {}).items():
-                    entry.form.declaration[sk].data = v
+        if request.method == "GET":
+            form.rev.data = loaded.rev
+            if loaded.table.players:
+                form.fill(loaded.players)
         for entry in form.players:
             entry.form.character.choices = _character_choices(loaded.pack)
         errors = {}
         status = 200
         if request.method == "POST":
             ok = form.validate()
-            errors = form.player_errors()
+            errors = form.player_errors(loaded.pack)
             if ok and not errors:
                 rng = random.Random()
 
@@ -170,15 +185,31 @@ def setup(table_id):
                     free = [c.code for c in loaded.pack.characters if c.code not in taken]
                     return rng.choice(free)
                 try:
-                    services.set_players(s, table_id, form.setups(pick))
+                    services.set_players(s, table_id, form.setups(pick), rev=form.rev.data)
                 except SetupError as err:
                     errors = {-1: [translate_error(err)]}
+                except services.SetupLocked:
+                    flash(_("A move was recorded on another device meanwhile: the setup cannot change any more. "
+                            "Nothing of this form was saved."), "error")
+                    return redirect(url_for("host.turn", table_id=table_id), 303)
+                except services.StaleSetup:
+                    errors = {-1: [_("The setup was changed on another device since this form was opened. "
+                                     "Nothing was saved: check the players below and save again.")]}
+                    form.rev.data = services.get_table(s, table_id).rev
+                    status = 409
                 else:
                     flash(_("Players are seated. The era «Lyceum» begins!"), "ok")
                     return redirect(url_for("host.turn", table_id=table_id), 303)
-            status = 400
+            status = status if status == 409 else 400
         return render_template("host/setup.html", loaded=loaded, form=form, errors=errors,
-                               pack=loaded.pack), status
+                               pack=loaded.pack, rules=setup_rules()), status
+
+
+def setup_rules():
+    """The numbers of RULES.md 2 the setup screen shows and checks live, from the engine."""
+    from ..rules.setup import DECLARATION_BONUS, EXTRA_SP, MAX_PLAYERS, MIN_PLAYERS
+    return {"extra_sp": EXTRA_SP, "declarations": sorted(DECLARATION_BONUS), "min_players": MIN_PLAYERS,
+            "max_players": MAX_PLAYERS}
 
 
 # ----- the turn screen ----------------------------------------------------------------
@@ -188,28 +219,29 @@ def _context(loaded, **extra):
     legal = game.legal_moves()
     kinds = {m["type"]: m for m in legal}
     nxt = game.next()
-    round_no = game.round
     upcoming = game.upcoming()
-    new_era = None
-    if upcoming and nxt and nxt["expects"] == "main":
-        r, t = upcoming
-        if t == 0 and era_of_round(r).first_round == r:
-            new_era = era_of_round(r)
-        round_no = r
+    round_no = upcoming[0] if upcoming and nxt and nxt["expects"] == "main" else game.round
+    new_era = game.new_era()
     players = []
     for row in standing["players"]:
         p = game.players[row["name"]]
         players.append({**row, "pending_reasons": pending_reasons(p),
                         "character_name": loaded.pack.characters_by_code[p.character].name,
-                        "rounds_left": (p.deferred.expires_after_round - round_no + 1) if p.deferred else None,
+                        "deferred_status": game.deferred_status(p.name),
                         "deferred_title": p.deferred.card.title if p.deferred else None,
                         "is_turn": nxt is not None and nxt.get("player") == row["name"]})
     order_reason = turn_order_text(*turn_order_reason(loaded.pack, game.setup))
-    last = loaded.results[loaded.active[-1].seq] if loaded.active else None
+    last = loaded.last_result()
+    mover = game.current if game.main_done else None
+    deferred = game.deferred_status(mover) if mover else None
     ctx = dict(loaded=loaded, game=game, standing=standing, legal=legal, kinds=kinds, next=nxt,
                round_no=round_no, era=era_of_round(round_no), age=age_in_round(round_no), new_era=new_era,
                players=players, order_reason=order_reason, seq=loaded.seq,
                last_lines=result_lines(last) if last else [], colors=COLORS,
+               deferred_prompt=deferred if deferred and request.args.get("deferred") != f"later-{loaded.seq}"
+               else None, deferred_mover=mover,
+               deferred_why=", ".join(_("{skill} {have} < {need}", skill=skill_name(sk), have=have, need=need)
+                                      for sk, have, need in (deferred or {}).get("shortfalls", [])),
                share_preview=game.share_preview(nxt["player"]) if nxt and "share" in kinds else None)
     ctx.update(extra)
     return ctx
@@ -219,6 +251,8 @@ def _context(loaded, **extra):
 def turn(table_id):
     with db_session() as s:
         loaded = _load(s, table_id)
+        if loaded.broken:
+            return _needs_check(loaded)
         if loaded.game is None:
             return redirect(url_for("host.setup", table_id=table_id))
         if loaded.game.finished:
@@ -229,8 +263,12 @@ def turn(table_id):
 def _refuse(table_id, message, status, form=None):
     with db_session() as s:
         loaded = _load(s, table_id)
+        if loaded.broken:
+            return _needs_check(loaded)
         if loaded.game is None:
             abort(status)
+        if loaded.game.finished:
+            return render_template("host/final.html", **_final_context(loaded), error=message), status
         return render_template("host/turn.html", **_context(loaded, error=message, failed_form=form)), status
 
 
@@ -243,6 +281,12 @@ def _form_errors(form):
         else:
             parts.append(f"{_(name)}: {'; '.join(str(e) for e in errors)}")
     return "; ".join(parts)
+
+
+def stale_text(err):
+    return _("The table has changed on another device since this screen was drawn "
+             "(move #{expected}, now #{actual}). The move was NOT recorded: check the "
+             "screen and repeat it if needed.", expected=err.expected, actual=err.actual)
 
 
 @bp.post("/table/<int:table_id>/move/<kind>")
@@ -260,24 +304,24 @@ def move(table_id, kind):
     try:
         card_object = None
         if kind == "draw" and form.manual.data:
-            card_object = read_inline_card(json.loads(form.manual.data), "card")
+            card_object = read_inline_card(safe_loads(form.manual.data, what="card"), "card")
         move = form.move(card_object) if kind == "draw" else form.move()
         with db_session() as s:
             loaded, result = services.record_move(s, table_id, move, form.after.data)
             finished = loaded.game.finished
     except services.TableNotFound:
         abort(404)
+    except services.TableBroken:
+        return _refuse(table_id, "", 409)
     except services.StaleMove as err:
         if err.already:
             flash(_("This move was already recorded; nothing was added."), "ok")
             return redirect(url_for("host.turn", table_id=table_id), 303)
-        return _refuse(table_id, _("The table has changed on another device since this screen was drawn "
-                                   "(move #{expected}, now #{actual}). The move was NOT recorded: check the "
-                                   "screen and repeat it if needed.", expected=err.expected, actual=err.actual), 409)
+        return _refuse(table_id, stale_text(err), 409)
     except IllegalMoveError as err:
         return _refuse(table_id, _("The move was not recorded: {error}", error=translate_error(err)), 422, form)
-    except (MalformedError, ValueError) as err:
-        text = translate_error(err) if isinstance(err, RulesError) else str(err)
+    except (MalformedError, JSONInputError, ValueError) as err:
+        text = describe_error(err) if isinstance(err, (RulesError, JSONInputError)) else str(err)
         return _refuse(table_id, _("The move was not recorded: {error}", error=text), 400, form)
     flash("\n".join(result_lines(result)), "ok")
     return redirect(url_for("host.final" if finished else "host.turn", table_id=table_id), 303)
@@ -292,9 +336,13 @@ def undo(table_id):
         with db_session() as s:
             target = services.undo(s, table_id, form.after.data)
             data = json.loads(target.data)
+    except services.TableBroken:
+        return _refuse(table_id, "", 409)
     except services.StaleMove as err:
         return _refuse(table_id, _("The table has changed on another device (move #{expected}, now #{actual}); "
                                    "nothing was undone.", expected=err.expected, actual=err.actual), 409)
+    except services.FinishedTable:
+        return _refuse(table_id, _("The game is finished: only the organizer can reopen it for a correction."), 409)
     except LookupError:
         return _refuse(table_id, _("There is no move to undo"), 409)
     flash(_("Move #{seq} ({type}) was undone; it stays in the history, marked undone.",
@@ -308,10 +356,28 @@ def timer(table_id):
     if not form.validate():
         return _refuse(table_id, _("The timer was not set: {errors}", errors=_form_errors(form)), 400)
     with db_session() as s:
-        table = s.get(GameTable, table_id) or abort(404)
-        table.timer_seconds = form.seconds.data or None
-        s.add(table)
+        services.set_timer(s, table_id, form.seconds.data or None)
     return redirect(url_for("host.turn", table_id=table_id), 303)
+
+
+# ----- a page bound to the position it was drawn for -------------------------------------------
+def _bound(loaded, player):
+    """``None`` when a page drawn for move ``after`` and ``player`` (its URL's ``after`` and
+    ``player``) still matches the table; else the page that says what happened instead."""
+    after = request.args.get("after", type=int)
+    if after is None:
+        return None  # a link without a binding (typed by hand): drawn for the position now
+    if after == loaded.seq and request.args.get("player", player) == player:
+        return None
+    with db_session() as s:
+        happened = services.log_row(s, loaded.table.id, after + 1) if after < loaded.seq else None
+    return render_template("host/moved_on.html", **_context(loaded, happened=happened, drawn_for=after,
+                                                            drawn_player=request.args.get("player"),
+                                                            card_code=request.args.get("card"))), 409
+
+
+def draw_url(table_id, seq, player, **args):
+    return url_for("host.draw", table_id=table_id, after=seq, player=player, **args)
 
 
 # ----- drawing a card -------------------------------------------------------------------
@@ -322,17 +388,23 @@ def draw(table_id):
         return _refuse(table_id, _("Choose the colour of the deck: green, yellow or red"), 400)
     with db_session() as s:
         loaded = _load(s, table_id)
+        if loaded.broken:
+            return _needs_check(loaded)
         game = loaded.game
         if game is None or game.finished:
             return redirect(url_for("host.turn", table_id=table_id))
         nxt = game.next()
         if nxt["expects"] != "main":
-            return redirect(url_for("host.turn", table_id=table_id))
+            return _bound(loaded, None) or redirect(url_for("host.turn", table_id=table_id))
         player = nxt["player"]
+        stale = _bound(loaded, player)
+        if stale is not None:
+            return stale
         round_no = game.upcoming()[0]
         era = era_of_round(round_no)
         card = None
         source = ""
+        query = request.args.get("q", "")
         if request.args.get("random"):
             card = next_card(game, loaded.table.deck_seed, era.key, color)
             source = "deck"
@@ -340,8 +412,11 @@ def draw(table_id):
             card = loaded.pack.cards_by_code.get(request.args["card"])
             if card is None or card.era != era.key or card.color != color:
                 return _refuse(table_id, _("No {color} card {code} in the era «{era}»", color=_(color),
-                                           code=request.args["card"], era=era_name(era.key)), 400)
-        query = request.args.get("q", "")
+                                           code=request.args["card"][:40], era=era_name(era.key)), 400)
+        elif query:
+            exact = find_card_by_code(loaded.pack, era.key, color, query)
+            if exact is not None:  # an exact code typed: straight to the card
+                return redirect(draw_url(table_id, loaded.seq, player, color=color, card=exact.code), 303)
         cards = find_cards(loaded.pack, era.key, color, query) if card is None else []
         ctx = _context(loaded)
         ctx.update(color=color, player=player, card=card, cards=cards, query=query, source=source,
@@ -353,14 +428,7 @@ def draw(table_id):
 
 
 def card_view(game, player, card, manual_json=""):
-    p = game.players[player]
-    rows = []
-    for skill in SKILLS:
-        need = max(card.conditions.get(skill, 0), card.losses.get(skill, 0))
-        rows.append({"skill": skill, "have": p.skills[skill], "condition": card.conditions.get(skill, 0),
-                     "loss": card.losses.get(skill, 0), "gain": card.gains.get(skill, 0),
-                     "short": p.skills[skill] < need})
-    return {"card_rows": rows, "shortfalls": game.shortfalls(player, card),
+    return {"card_rows": game.card_check(player, card), "shortfalls": game.shortfalls(player, card),
             "decisions": game.decisions(player, card), "manual_json": manual_json}
 
 
@@ -371,82 +439,78 @@ def draw_manual(table_id):
         return _refuse(table_id, _("Choose the colour of the deck: green, yellow or red"), 400)
     with db_session() as s:
         loaded = _load(s, table_id)
+        if loaded.broken:
+            return _needs_check(loaded)
         game = loaded.game
         if game is None or game.finished or game.next()["expects"] != "main":
             return redirect(url_for("host.turn", table_id=table_id))
         player = game.next()["player"]
+        stale = _bound(loaded, player) if request.method == "GET" else None
+        if stale is not None:
+            return stale
+        form = ManualCardForm(color=color)
         ctx = _context(loaded)
-        ctx.update(color=color, player=player, error=None, values=request.form)
+        ctx.update(color=color, player=player, error=None, form=form)
         if request.method == "POST":
-            try:
-                data = _manual_card_data(request.form, color)
-                card = read_inline_card(data, "card")
-            except (MalformedError, ValueError) as err:
-                text = str(err)
-                if isinstance(err, MalformedError):  # name the field: "title: must be a non-empty text"
-                    where = err.path.split(".", 1)[1] if "." in err.path else ""
-                    text = f"{_(where)}: {translate_error(err)}" if where else translate_error(err)
-                ctx["error"] = _("The card is not valid: {error}", error=text)
+            data = form.card_data() if form.validate() else None
+            card = None
+            if data is not None:
+                try:
+                    card = read_inline_card(data, "card")
+                except MalformedError as err:
+                    form.engine_error(err)
+            if card is None:
+                ctx["error"] = _("The card is not valid: {error}", error=form.error_text())
                 return render_template("host/manual.html", **ctx), 400
+            manual = json.dumps(data, ensure_ascii=False)
             ctx.update(card=card, cards=[], query="", source="",
-                       draw_form=DrawForm(formdata=None, after=loaded.seq, player=player, color=color,
-                                          manual=json.dumps(data, ensure_ascii=False)))
-            ctx.update(card_view(game, player, card, json.dumps(data, ensure_ascii=False)))
+                       draw_form=DrawForm(formdata=None, after=loaded.seq, player=player, color=color, manual=manual))
+            ctx.update(card_view(game, player, card, manual))
             return render_template("host/draw.html", **ctx)
         return render_template("host/manual.html", **ctx)
 
 
-def _manual_card_data(form, color):
-    """A hand-entered card's record object from the manual form; numbers must be whole numbers."""
-    def label(name):
-        """``conditions_health`` -> ``Conditions: health``, in the current language."""
-        group, _sep, skill = name.partition("_")
-        names = {"conditions": _("Conditions"), "losses": _("Losses"), "gains": _("Gains"), "free": _("Free SP"),
-                 "redistribute": _("Redistribute up to")}
-        return f"{names.get(group, group)}: {skill_name(skill)}" if skill else names.get(group, group)
-
-    def number(name):
-        raw = (form.get(name) or "").strip()
-        if not raw:
-            return 0
-        try:
-            value = int(raw)
-        except ValueError:
-            raise ValueError(_("{field}: “{value}” is not a whole number", field=label(name), value=raw)) from None
-        if value < 0:
-            raise ValueError(_("{field}: cannot be negative", field=label(name)))
-        return value
-    skills = SKILLS
-    data = {"color": color, "title": (form.get("title") or "").strip(), "text": form.get("text") or "",
-            "conditions": {k: number(f"conditions_{k}") for k in skills if number(f"conditions_{k}")},
-            "losses": {k: number(f"losses_{k}") for k in skills if number(f"losses_{k}")},
-            "gains": {k: number(f"gains_{k}") for k in skills if number(f"gains_{k}")},
-            "free": number("free"), "special": None}
-    code = (form.get("code") or "").strip()
-    if code:
-        data["code"] = code
-    if color == "red" and (form.get("special") or "").strip():
-        data["special"] = {"text": form["special"].strip()}
-        if number("redistribute"):
-            data["special"]["redistribute"] = number("redistribute")
-    return data
+# ----- finishing --------------------------------------------------------------------------
+@bp.get("/table/<int:table_id>/finish")
+def finish(table_id):
+    """Finishing is confirmed on a page that shows the final bonuses and places first."""
+    with db_session() as s:
+        loaded = _load(s, table_id)
+        if loaded.broken:
+            return _needs_check(loaded)
+        game = loaded.game
+        if game is None or game.finished:
+            return redirect(url_for("host.turn", table_id=table_id))
+        stale = _bound(loaded, None)
+        if stale is not None:
+            return stale
+        if "finish" not in {m["type"] for m in game.legal_moves()}:
+            return redirect(url_for("host.turn", table_id=table_id))
+        preview = game.finish_preview()
+        standing = table_standing(preview)
+        ranked = sorted(standing["players"], key=lambda r: r["place"])
+        checks = {p.name: preview.declaration_checks(p.name) for p in preview.players_in_order() if p.declaration}
+        expiring = [(name, p.deferred.card) for name, p in game.players.items() if p.deferred]
+        return render_template("host/finish.html", loaded=loaded, game=game, standing=standing, ranked=ranked,
+                               winners=winners(standing), checks=checks, expiring=expiring, seq=loaded.seq)
 
 
 # ----- the final screen -----------------------------------------------------------------
+def _final_context(loaded):
+    standing = table_standing(loaded.game)
+    checks = {p.name: loaded.game.declaration_checks(p.name) for p in loaded.game.players_in_order()
+              if p.declaration}
+    ranked = sorted(standing["players"], key=lambda r: r["place"])
+    return dict(loaded=loaded, game=loaded.game, standing=standing, ranked=ranked, winners=winners(standing),
+                checks=checks, seq=loaded.seq, era=ERA_BY_KEY[standing["era"]])
+
+
 @bp.get("/table/<int:table_id>/final")
 def final(table_id):
     with db_session() as s:
         loaded = _load(s, table_id)
+        if loaded.broken:
+            return _needs_check(loaded)
         if loaded.game is None:
             return redirect(url_for("host.setup", table_id=table_id))
-        standing = table_standing(loaded.game)
-        best = min(p["place"] for p in standing["players"])
-        winners = [p["name"] for p in standing["players"] if p["place"] == best]
-        checks = {}
-        for p in loaded.game.players_in_order():
-            if p.declaration:
-                checks[p.name] = [(sk, p.declaration.get(sk, 0), p.skills[sk]) for sk in SKILLS]
-        ranked = sorted(standing["players"], key=lambda r: r["place"])
-        return render_template("host/final.html", loaded=loaded, game=loaded.game, standing=standing,
-                               ranked=ranked, winners=winners, checks=checks, seq=loaded.seq,
-                               era=ERA_BY_KEY[standing["era"]])
+        return render_template("host/final.html", **_final_context(loaded))

@@ -1,22 +1,23 @@
 """The organizer's pages: sign in, events, tables and their access codes, the live dashboard,
-downloads, record import, backups and the projector's announcement mode."""
+downloads, record import, backups, repairs of a table that needs checking, reopening a finished
+table, and the projector's announcement mode."""
 
 import json
 from io import BytesIO
 from urllib.parse import urlparse
 
-from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, send_file, url_for
+from flask import (Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, send_file,
+                   url_for)
 
-from .. import events, services
-from ..content.library import list_packs
+from .. import services
 from ..i18n import describe_error
 from ..i18n import gettext as _
 from ..rules import ReplayError, RulesError
-from ..storage.models import ContentPackRow, Event, GameTable
+from ..rules.registry import UnknownFormat
+from ..safejson import JSONInputError, loads as safe_loads
 from . import db_session
-from .public import table_cache
-from .auth import (check_password, client_key, is_organizer, organizer_required, password_hash, session,
-                   throttle)
+from .auth import client_key, is_organizer, organizer_required, sign_in, sign_out, throttle
+from .forms import AfterForm, EventForm, TableForm
 
 bp = Blueprint("organizer", __name__, url_prefix="/organizer")
 
@@ -38,27 +39,27 @@ def _safe_next(target):
 def login():
     from flask_wtf import FlaskForm
     with db_session() as s:
-        configured = password_hash(s) is not None
+        configured = services.access.password_hash(s) is not None
     form = FlaskForm()
     status = 200
     if request.method == "POST":
         if not form.validate():
             flash(_("The form expired or was not sent from this page; try again"), "error")
             return render_template("organizer/login.html", configured=configured), 400
-        gate = throttle("password")
-        wait = gate.wait_left(client_key())
-        if wait:
-            flash(_("Too many wrong passwords. Try again in {seconds} s.", seconds=wait), "error")
-            return render_template("organizer/login.html", configured=configured), 429
         with db_session() as s:
-            ok = check_password(s, request.form.get("password", ""))
-        if ok:
-            gate.succeeded(client_key())
-            session.clear()
-            session["organizer"] = True
-            session.permanent = True
-            return redirect(_safe_next(request.args.get("next")), 303)
-        gate.failed(client_key())
+            gate = throttle("password")
+            wait = gate.wait_left(client_key())
+            if wait:
+                flash(_("Too many wrong passwords. Try again in {seconds} s.", seconds=wait), "error")
+                response = current_app.make_response((render_template("organizer/login.html", configured=configured),
+                                                      429))
+                response.headers["Retry-After"] = str(wait)
+                return response
+            if services.access.check_password(s, request.form.get("password", "")[:1000]):
+                gate.succeeded(client_key())
+                sign_in(s)
+                return redirect(_safe_next(request.args.get("next")), 303)
+            gate.failed(client_key())
         flash(_("Wrong password"), "error")
         status = 401
     return render_template("organizer/login.html", configured=configured), status
@@ -68,7 +69,8 @@ def login():
 def logout():
     from flask_wtf import FlaskForm
     if FlaskForm().validate():
-        session.pop("organizer", None)
+        with db_session() as s:
+            sign_out(s)
     return redirect(url_for("host.index"), 303)
 
 
@@ -76,50 +78,48 @@ def logout():
 @organizer_required
 def home():
     with db_session() as s:
-        rows = events.events(s)
-        packs = list_packs(s)
-    return render_template("organizer/home.html", events=rows, packs=packs)
+        rows = services.events.events(s)
+        packs = services.packs.list_packs(s)
+        form = EventForm()
+        form.pack.choices = _pack_choices(packs)
+    return render_template("organizer/home.html", events=rows, packs=packs, form=form)
+
+
+def _pack_choices(packs):
+    from wtforms import SelectChoice
+    return [SelectChoice("", "")] + [SelectChoice(str(p.id), p.title) for p in packs]
 
 
 @bp.post("/events")
 @organizer_required
 def create_event():
-    name = (request.form.get("name") or "").strip()
-    date = (request.form.get("date") or "").strip() or None
-    if not name or len(name) > 200:
-        flash(_("The event needs a name (up to 200 characters)"), "error")
-        return redirect(url_for("organizer.home"), 303)
-    if date:
-        from datetime import date as _date
-        try:
-            _date.fromisoformat(date)
-        except ValueError:
-            flash(_("The date must look like 2026-11-29"), "error")
-            return redirect(url_for("organizer.home"), 303)
     with db_session() as s:
-        pack_row = None
-        if request.form.get("pack"):
-            try:
-                pack_row = s.get(ContentPackRow, int(request.form["pack"]))
-            except ValueError:
-                pack_row = None
-            if pack_row is None:
-                flash(_("Unknown content pack"), "error")
-                return redirect(url_for("organizer.home"), 303)
-        event = events.create_event(s, name, date, pack_row)
-        tables = request.form.get("tables", "")
-        count = int(tables) if tables.isdigit() else 0
-        for i in range(min(count, 100)):
-            events.add_table(s, event, _("Table {n}", n=i + 1))
+        form = EventForm()
+        form.pack.choices = _pack_choices(services.packs.list_packs(s))
+        if not form.validate():
+            for message in form.messages():
+                flash(message, "error")
+            return redirect(url_for("organizer.home"), 303)
+        pack_row = services.packs.row_by_id(s, int(form.pack.data)) if form.pack.data else None
+        event = services.events.create_event(s, form.name.data.strip(),
+                                             form.date.data.isoformat() if form.date.data else None, pack_row)
+        services.events.add_tables(s, event, [_("Table {n}", n=i + 1) for i in range(form.tables.data or 0)])
         event_id = event.id
     return redirect(url_for("organizer.event", event_id=event_id), 303)
 
 
 def _event_or_404(s, event_id):
-    event = s.get(Event, event_id)
+    event = services.events.get_event(s, event_id)
     if event is None:
         abort(404)
     return event
+
+
+def _on_localhost():
+    """The dashboard was opened through this machine's own address: links and QR codes made
+    from it would not open on a tablet unless a public address is set."""
+    host = (request.host or "").split(":")[0]
+    return host in ("127.0.0.1", "localhost", "::1", "[::1]") and not current_app.config.get("PUBLIC_URL")
 
 
 @bp.get("/events/<int:event_id>")
@@ -127,11 +127,12 @@ def _event_or_404(s, event_id):
 def event(event_id):
     with db_session() as s:
         ev = _event_or_404(s, event_id)
-        tables = events.progress(s, event_id, table_cache())
-        result = events.event_standings(s, event_id, tables)
-        pack = s.get(ContentPackRow, ev.pack_id) if ev.pack_id else None
+        tables = services.events.progress(s, event_id)
+        result = services.events.event_standings(s, event_id, tables)
+        pack = services.packs.row_by_id(s, ev.pack_id)
     return render_template("organizer/event.html", event=ev, tables=tables, result=result, pack=pack,
-                           stalled_after=events.STALLED_SECONDS)
+                           stalled_after=services.events.STALLED_SECONDS, on_localhost=_on_localhost(),
+                           public_url=public_base())
 
 
 @bp.get("/events/<int:event_id>/status.json")
@@ -139,33 +140,39 @@ def event(event_id):
 def status(event_id):
     with db_session() as s:
         _event_or_404(s, event_id)
-        tables = events.progress(s, event_id, table_cache())
-        result = events.event_standings(s, event_id, tables)
+        tables = services.events.progress(s, event_id)
+        result = services.events.event_standings(s, event_id, tables)
     return jsonify({"tables": [{"id": t.table.id, "name": t.table.name, "moves": t.moves,
                                 "seconds_since_last_move": t.seconds_since_last_move, "stalled": t.stalled,
                                 "round": t.standing["round"] if t.standing else None,
-                                "finished": t.standing["finished"] if t.standing else False}
+                                "finished": t.standing["finished"] if t.standing else False,
+                                "needs_checking": t.broken}
                                for t in tables],
-                    "teams": result["teams"], "individuals": result["individuals"][:20]})
+                    "teams": result["teams"], "individuals": result["individuals"][:20],
+                    "left_out": result["left_out"]})
 
 
 @bp.post("/events/<int:event_id>/tables")
 @organizer_required
 def add_table(event_id):
-    name = (request.form.get("name") or "").strip()
-    if not name or len(name) > 100:
-        flash(_("The table needs a name (up to 100 characters)"), "error")
+    form = TableForm()
+    if not form.validate():
+        for message in form.messages():
+            flash(message, "error")
         return redirect(url_for("organizer.event", event_id=event_id), 303)
     with db_session() as s:
         ev = _event_or_404(s, event_id)
-        events.add_table(s, ev, name, (request.form.get("host_name") or "").strip()[:100])
-    flash(_("Table «{name}» added", name=name), "ok")
+        services.events.add_table(s, ev, form.name.data.strip(), (form.host_name.data or "").strip() or None)
+    flash(_("Table «{name}» added", name=form.name.data.strip()), "ok")
     return redirect(url_for("organizer.event", event_id=event_id), 303)
 
 
 def _table_of(s, event_id, table_id):
-    table = s.get(GameTable, table_id)
-    if table is None or table.event_id != event_id:
+    try:
+        table = services.get_table(s, table_id)
+    except services.TableNotFound:
+        abort(404)
+    if table.event_id != event_id:
         abort(404)
     return table
 
@@ -173,16 +180,15 @@ def _table_of(s, event_id, table_id):
 @bp.post("/events/<int:event_id>/tables/<int:table_id>/rename")
 @organizer_required
 def rename_table(event_id, table_id):
-    name = (request.form.get("name") or "").strip()
-    if not name or len(name) > 100:
-        flash(_("The table needs a name (up to 100 characters)"), "error")
+    form = TableForm()
+    if not form.validate():
+        for message in form.messages():
+            flash(message, "error")
         return redirect(url_for("organizer.event", event_id=event_id), 303)
     with db_session() as s:
-        table = _table_of(s, event_id, table_id)
-        table.name = name
-        table.host_name = (request.form.get("host_name") or "").strip()[:100] or table.host_name
-        s.add(table)
-    flash(_("Table renamed: «{name}»", name=name), "ok")
+        services.rename(s, _table_of(s, event_id, table_id), form.name.data.strip(),
+                        (form.host_name.data or "").strip() or None)
+    flash(_("Table renamed: «{name}»", name=form.name.data.strip()), "ok")
     return redirect(url_for("organizer.event", event_id=event_id), 303)
 
 
@@ -190,38 +196,106 @@ def rename_table(event_id, table_id):
 @organizer_required
 def reissue(event_id, table_id):
     with db_session() as s:
-        table = events.reissue_access(s, _table_of(s, event_id, table_id))
+        table = services.access.reissue_access(s, _table_of(s, event_id, table_id))
         name, pin = table.name, table.pin
     flash(_("New link and PIN for «{name}»: {pin}. The old ones no longer work.", name=name, pin=pin), "ok")
     return redirect(url_for("organizer.event", event_id=event_id), 303)
 
 
-def _host_url(table):
-    return url_for("public.host_link", token=table.token, _external=True)
+# ----- repairing a table that needs checking, reopening a finished one ---------------------------
+@bp.get("/events/<int:event_id>/tables/<int:table_id>/repair")
+@organizer_required
+def repair(event_id, table_id):
+    """A table whose log does not replay: the first move that fails, why, and a button to void it."""
+    with db_session() as s:
+        table = services.get_table(s, table_id) if not event_id else _table_of(s, event_id, table_id)
+        loaded = services.load(s, table.id)
+        if not loaded.broken:
+            flash(_("Table «{name}» replays: nothing to repair.", name=loaded.table.name), "ok")
+            return redirect(_back(event_id, table_id), 303)
+        return render_template("organizer/repair.html", loaded=loaded, problem=loaded.problem,
+                               error_text=describe_error(loaded.problem.error), event_id=event_id, seq=loaded.seq)
+
+
+@bp.post("/events/<int:event_id>/tables/<int:table_id>/void")
+@organizer_required
+def void(event_id, table_id):
+    form = AfterForm()
+    voided = request.form.get("seq", type=int)
+    if not form.validate() or voided is None:
+        abort(400)
+    try:
+        with db_session() as s:
+            table = services.get_table(s, table_id) if not event_id else _table_of(s, event_id, table_id)
+            loaded = services.void(s, table.id, voided, form.after.data, author="organizer")
+            still = loaded.broken
+    except services.StaleMove:
+        flash(_("The table changed meanwhile; nothing was voided. Check it again."), "error")
+        return redirect(url_for("organizer.repair", event_id=event_id, table_id=table_id), 303)
+    except LookupError:
+        flash(_("Only the first move that fails can be voided."), "error")
+        return redirect(url_for("organizer.repair", event_id=event_id, table_id=table_id), 303)
+    flash(_("Move #{seq} was voided; it stays in the log and the protocol.", seq=voided), "ok")
+    if still:
+        return redirect(url_for("organizer.repair", event_id=event_id, table_id=table_id), 303)
+    return redirect(_back(event_id, table_id), 303)
+
+
+@bp.post("/events/<int:event_id>/tables/<int:table_id>/reopen")
+@organizer_required
+def reopen(event_id, table_id):
+    """Reopen a finished table for a forgotten correction (a log row of its own)."""
+    form = AfterForm()
+    if not form.validate():
+        abort(400)
+    try:
+        with db_session() as s:
+            table = services.get_table(s, table_id) if not event_id else _table_of(s, event_id, table_id)
+            services.reopen(s, table.id, form.after.data, author="organizer")
+            name = table.name
+    except services.StaleMove:
+        flash(_("The table changed meanwhile; it was not reopened."), "error")
+        return redirect(_back(event_id, table_id), 303)
+    except services.NotFinished:
+        flash(_("Only a finished game can be reopened."), "error")
+        return redirect(_back(event_id, table_id), 303)
+    flash(_("Table «{name}» is reopened: enter the correction, then finish the game again.", name=name), "ok")
+    return redirect(url_for("host.turn", table_id=table_id), 303)
+
+
+def _back(event_id, table_id):
+    return url_for("organizer.event", event_id=event_id) if event_id else url_for("host.final", table_id=table_id)
+
+
+# ----- the access sheet -------------------------------------------------------------------------
+def public_base():
+    """The address tablets open: ``--public-url``/``FACILITATOR_PUBLIC_URL``, else the one the
+    server printed at start (its LAN address), else the address of this request."""
+    return (current_app.config.get("PUBLIC_URL") or request.host_url).rstrip("/")
+
+
+def public_url_for(endpoint, **values):
+    return public_base() + url_for(endpoint, **values)
 
 
 @bp.get("/events/<int:event_id>/access.pdf")
 @organizer_required
 def access_sheet(event_id):
-    import segno
-    from weasyprint import HTML
+    from ..reports.access import access_sheet_pdf
+    from .downloads import safe_filename
     with db_session() as s:
         ev = _event_or_404(s, event_id)
-        tables = events.tables_of(s, event_id)
         cards = []
-        for table in tables:
-            events.ensure_access(s, table)
-            link = _host_url(table)
-            cards.append({"name": table.name, "host": table.host_name, "pin": table.pin, "url": link,
-                          "qr": segno.make(link, error="m").svg_inline(scale=4, border=2)})
-    from ..reports.pdf import FONTS
-    html = render_template("organizer/access_sheet.html", event=ev, cards=cards, fonts=FONTS,
-                           pin_url=url_for("public.pin", _external=True))
-    pdf = HTML(string=html, base_url=request.host_url).write_pdf()
+        for table in services.events.tables_of(s, event_id):
+            services.access.ensure_access(s, table)
+            cards.append({"name": table.name, "host": table.host_name, "pin": table.pin,
+                          "url": public_url_for("public.host_link", token=table.token)})
+    pdf = access_sheet_pdf(ev.name, ev.date, cards, public_url_for("public.pin"))
     return send_file(BytesIO(pdf), mimetype="application/pdf", as_attachment=True,
-                     download_name=f"access-{ev.id}.pdf")
+                     download_name=safe_filename(f"access-{ev.id}.pdf"))
 
 
+# ----- records and backups -----------------------------------------------------------------------
 @bp.post("/events/<int:event_id>/import")
 @organizer_required
 def import_record(event_id):
@@ -230,17 +304,17 @@ def import_record(event_id):
         flash(_("Choose a game record file (.json) to import"), "error")
         return redirect(url_for("organizer.event", event_id=event_id), 303)
     try:
-        data = json.loads(upload.read().decode("utf-8"))
+        data = safe_loads(upload.read(), what="record")
         with db_session() as s:
             ev = _event_or_404(s, event_id)
-            table = services.import_record(s, data, name=(request.form.get("name") or "").strip() or None,
-                                           event_id=ev.id)
-            events.ensure_access(s, table)
+            name = (request.form.get("name") or "").strip()[:100] or None
+            table = services.import_record(s, data, name=name, event_id=ev.id, ruleset=ev.ruleset)
+            services.access.ensure_access(s, table)
             name = table.name
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        flash(_("Not a game record: the file is not valid JSON ({error})", error=str(err)), "error")
+    except JSONInputError as err:
+        flash(_("Not a game record: the file is not valid JSON ({error})", error=describe_error(err)), "error")
         return redirect(url_for("organizer.event", event_id=event_id), 303)
-    except (RulesError, ReplayError) as err:  # malformed or breaking the rules: nothing was written
+    except (RulesError, ReplayError, UnknownFormat, services.WrongGame) as err:
         flash(_("The game record was not imported: {error}", error=describe_error(err)), "error")
         return redirect(url_for("organizer.event", event_id=event_id), 303)
     flash(_("Game record imported as table «{name}»", name=name), "ok")
@@ -250,31 +324,34 @@ def import_record(event_id):
 @bp.get("/events/<int:event_id>/backup.json")
 @organizer_required
 def backup(event_id):
+    from ..safejson import dumps_safe
+    from .downloads import safe_filename
     with db_session() as s:
         ev = _event_or_404(s, event_id)
-        data = events.backup(s, event_id)
-    body = json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
+        data = services.events.backup(s, event_id)
+    body = dumps_safe(data, indent=1).encode("utf-8")
     return send_file(BytesIO(body), mimetype="application/json", as_attachment=True,
-                     download_name=f"event-{ev.id}-backup.json")
+                     download_name=safe_filename(f"event-{ev.id}-backup.json"))
 
 
 @bp.post("/restore")
 @organizer_required
 def restore():
+    request.max_content_length = current_app.config["MAX_BACKUP_LENGTH"]
     upload = request.files.get("backup")
     if upload is None or not upload.filename:
         flash(_("Choose an event backup file to restore"), "error")
         return redirect(url_for("organizer.home"), 303)
     try:
-        data = json.loads(upload.read().decode("utf-8"))
+        data = safe_loads(upload.read(), what="backup", max_bytes=current_app.config["MAX_BACKUP_LENGTH"])
         with db_session() as s:
-            ev = events.restore(s, data, rename=(request.form.get("name") or "").strip() or None)
+            ev = services.events.restore(s, data, rename=(request.form.get("name") or "").strip() or None)
             event_id = ev.id
-    except events.EventExists as err:
+    except services.events.EventExists as err:
         flash(_("An event «{name}» of that date already exists; nothing was restored. Give the restored "
                 "event another name to keep both.", name=err.name), "error")
         return redirect(url_for("organizer.home"), 303)
-    except (UnicodeDecodeError, json.JSONDecodeError, events.BackupError, KeyError, TypeError) as err:
+    except (JSONInputError, services.events.BackupError, RulesError, KeyError, TypeError, ValueError) as err:
         flash(_("The backup was not restored: {error}", error=describe_error(err)), "error")
         return redirect(url_for("organizer.home"), 303)
     flash(_("Event restored"), "ok")
@@ -287,18 +364,10 @@ def announce(event_id):
     action = request.form.get("action")
     with db_session() as s:
         ev = _event_or_404(s, event_id)
-        count = len([t for t in events.tables_of(s, event_id) if t.players])
-        if action == "start":
-            ev.announce_step = 1
-        elif action == "next":
-            ev.announce_step = min(ev.announce_step + 1, max(count, 1))
-        elif action == "back":
-            ev.announce_step = max(ev.announce_step - 1, 1)
-        elif action == "stop":
-            ev.announce_step = 0
-        else:
+        try:
+            services.events.announce(s, ev, action)
+        except ValueError:
             abort(400)
-        s.add(ev)
     return redirect(url_for("organizer.event", event_id=event_id) + "#announce", 303)
 
 

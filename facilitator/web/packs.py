@@ -8,7 +8,7 @@ from io import BytesIO
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
 
-from ..content.library import adopt_version, get_row, list_packs, pack_of, store_pack
+from ..services.packs import adopt_version, get_row, list_packs, pack_of, store_pack
 from ..content.search import find_cards
 from ..content.summary import pack_summary
 from ..i18n import gettext as _
@@ -44,7 +44,7 @@ def _row_or_404(s, key, version=None):
 @organizer_required
 def index():
     with db_session() as s:
-        rows = list_packs(s)
+        rows = list_packs(s, "lyceum-16-25")
         packs = [(row, pack_of(row)) for row in rows]
     return render_template("packs/index.html", packs=packs)
 

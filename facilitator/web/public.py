@@ -7,27 +7,20 @@ import time
 
 from flask import (Blueprint, abort, current_app, flash, make_response, redirect, render_template, request,
                    url_for)
-from sqlmodel import select
 
-from .. import events
+from .. import services
 from ..i18n import gettext as _
-from ..storage.models import Event, GameTable
 from . import db_session
 from .auth import client_key, grant_table, throttle
 
 bp = Blueprint("public", __name__)
 
 
-def table_cache():
-    """Replayed tables kept for this app, by the last row of their logs."""
-    from flask import current_app
-    return current_app.extensions.setdefault("facilitator.table_cache", {})
-
-
 def projector_data(s, ev):
-    """What the projector shows: team ranking (with announcement mode), top players, progress."""
-    tables = events.progress(s, ev.id, table_cache())
-    result = events.event_standings(s, ev.id, tables)
+    """What the projector shows: team ranking (with announcement mode), top players, progress,
+    and the tables left out of the rankings because they need checking."""
+    tables = services.events.progress(s, ev.id)
+    result = services.events.event_standings(s, ev.id, tables)
     teams = result["teams"]
     revealed = None
     if ev.announce_step:
@@ -44,8 +37,10 @@ def projector_data(s, ev):
         "teams": revealed["teams"] if revealed else teams,
         "individuals": [] if revealed else result["individuals"][:10],
         "announcement": revealed,
+        "left_out": result["left_out"],
         "tables": [{"name": t.table.name, "round": t.standing["round"] if t.standing else None,
-                    "finished": t.standing["finished"] if t.standing else False} for t in tables],
+                    "finished": t.standing["finished"] if t.standing else False}
+                   for t in tables],
     }
 
 
@@ -77,11 +72,12 @@ def _standings_entry(event_id):
 
 
 def _refresh(event_id, entry):
-    """The projector's body for the event now: recomputed only if the event changed."""
+    """The projector's body for the event now: recomputed only if the event changed (its
+    version is one row: O(1) however many moves the event holds)."""
     from ..i18n import get_locale
     with db_session() as s:
-        ev = s.get(Event, event_id) or abort(404)
-        version = events.event_version(s, event_id)
+        ev = services.events.get_event(s, event_id) or abort(404)
+        version = services.events.event_version(s, event_id)
         if entry is None or entry["version"] != version:
             data = projector_data(s, ev)
             data["rendered"] = render_template("public/_standings.html", data=data)
@@ -110,14 +106,14 @@ def standings_json(event_id):
 @bp.get("/events")
 def event_list():
     with db_session() as s:
-        rows = events.events(s)
+        rows = services.events.events(s)
     return render_template("public/events.html", events=rows)
 
 
 @bp.get("/t/<token>")
 def host_link(token):
     with db_session() as s:
-        table = s.exec(select(GameTable).where(GameTable.token == token)).first() if token else None
+        table = services.table_by_token(s, token)
         if table is None:
             flash(_("This table link is not valid (it may have been reissued). Ask the organizer for "
                     "a new one, or enter the table's PIN."), "error")
@@ -135,19 +131,21 @@ def pin():
         if not FlaskForm().validate():
             flash(_("The form expired or was not sent from this page; try again"), "error")
             return render_template("public/pin.html"), 400
-        gate = throttle("pin")
-        wait = gate.wait_left(client_key())
-        if wait:
-            flash(_("Too many wrong PINs. Try again in {seconds} s.", seconds=wait), "error")
-            return render_template("public/pin.html"), 429
-        code = "".join(ch for ch in request.form.get("pin", "") if ch.isdigit())
         with db_session() as s:
-            table = s.exec(select(GameTable).where(GameTable.pin == code)).first() if code else None
+            gate = throttle("pin")
+            wait = gate.wait_left(client_key())
+            if wait:
+                flash(_("Too many wrong PINs. Try again in {seconds} s.", seconds=wait), "error")
+                response = make_response(render_template("public/pin.html"), 429)
+                response.headers["Retry-After"] = str(wait)
+                return response
+            code = "".join(ch for ch in request.form.get("pin", "")[:40] if ch.isdigit())
+            table = services.table_by_pin(s, code) if code else None
             if table is not None:
                 gate.succeeded(client_key())
                 grant_table(table)
                 return redirect(url_for("host.turn", table_id=table.id), 303)
-        gate.failed(client_key())
+            gate.failed(client_key())
         flash(_("No table has this PIN"), "error")
         status = 401
     return render_template("public/pin.html"), status

@@ -10,7 +10,7 @@ from sqlmodel import select
 from facilitator.content import sample_pack, sample_pack_data
 from facilitator.content.excel import pack_to_workbook, workbook_to_pack
 from facilitator.content.importing import PackImportError
-from facilitator.content.library import get_row, list_packs, pack_of, store_pack
+from facilitator.services.packs import get_row, list_packs, pack_of, store_pack
 from facilitator.rules import Record, ReplayError, read_pack, replay, standings
 from facilitator.rules.simulate import random_game
 from facilitator.storage import ContentPackRow, get_engine, init_db, session_scope

@@ -11,7 +11,8 @@ import re
 
 from sqlmodel import select
 
-from facilitator import events, services
+from facilitator import services
+from facilitator.services import events
 from facilitator.content import sample_pack
 from facilitator.rules.simulate import random_game
 from facilitator.storage import session_scope
@@ -165,3 +166,13 @@ def move_forms(app, table_id):
 def log_of(app, table_id):
     """A table's whole log as plain data (what a refused request must leave untouched)."""
     return [(r.seq, r.kind, r.data, r.undoes) for r in loaded(app, table_id).log]
+
+
+def organizer_of(app):
+    """A new browser of ``app`` holding a live organizer session (as the sign-in form gives)."""
+    browser = app.test_client()
+    with services.db.session_scope(app.extensions["facilitator.engine"]) as s:
+        secret = services.access.start_session(s)
+    with browser.session_transaction() as session:
+        session["organizer"] = secret
+    return browser

@@ -9,7 +9,8 @@ from datetime import timezone
 
 import pytest
 
-from facilitator import events, services
+from facilitator import services
+from facilitator.services import events
 from facilitator.rules import Move
 from facilitator.storage.models import Event, GameTable
 
@@ -79,12 +80,11 @@ def the_event(app, name):
 def test_a_backup_restores_on_another_machine_with_the_same_standings_and_logs(app, backup, db_url, tmp_path):
     from facilitator.web import create_app
     event_id, body = backup
-    assert json.loads(body)["format"] == "facilitator-event-backup/1"
+    assert json.loads(body)["format"] == "facilitator-event-backup/2"
     other = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'other-laptop.db'}",
                         "INSTANCE_PATH": str(tmp_path / "other-laptop"), "PROJECTOR_FRESH_SECONDS": 0})
-    organizer = other.test_client()
-    with organizer.session_transaction() as session:
-        session["organizer"] = True
+    from .helpers import organizer_of
+    organizer = organizer_of(other)
 
     page = restore(organizer, body)
     assert flashes(page, "ok") == ["Event restored"]

@@ -14,7 +14,8 @@ import weasyprint
 from pypdf import PdfReader
 from sqlmodel import select
 
-from facilitator import events, services
+from facilitator import services
+from facilitator.services import events
 from facilitator.i18n import era_name, use_locale
 from facilitator.rules import Move
 from facilitator.storage.models import Event, GameTable, MoveRow
@@ -41,11 +42,16 @@ def dashboard(client, event_id):
 
 
 def move_back(app, table_id, minutes):
-    """Make a table's moves look ``minutes`` older than now."""
+    """Make a table's moves look ``minutes`` older than now (in its log and on its row, which
+    keeps the time of its last move)."""
+    then = datetime.now(timezone.utc) - timedelta(minutes=minutes)
     with db(app) as s:
         for row in s.exec(select(MoveRow).where(MoveRow.table_id == table_id)).all():
-            row.created_at = datetime.now(timezone.utc) - timedelta(minutes=minutes)
+            row.created_at = then
             s.add(row)
+        table = s.get(GameTable, table_id)
+        table.last_move_at = then
+        s.add(table)
 
 
 @pytest.fixture

@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from facilitator import events, services
+from facilitator import services
+from facilitator.services import events
 from facilitator.rules.simulate import random_setup
 from facilitator.storage.models import Event
 

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from facilitator import events
+from facilitator.services import events
 
 from facilitator.storage.models import Event
 

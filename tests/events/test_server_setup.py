@@ -41,9 +41,8 @@ def test_the_secret_key_is_generated_once_and_kept_in_the_instance_folder(db_url
     assert first.secret_key == kept.read_text().strip() and len(first.secret_key) >= 32
     assert stat.S_IMODE(kept.stat().st_mode) == 0o600  # readable by the server's user only
 
-    browser = first.test_client()
-    with browser.session_transaction() as session:
-        session["organizer"] = True
+    from .helpers import organizer_of
+    browser = organizer_of(first)
     assert browser.get("/organizer/").status_code == 200
 
     # the server restarts: the same key, so the organizer's session cookie still holds

@@ -3,11 +3,10 @@ address, every further attempt must wait — the right one too — and the wait 
 new failure up to ``max_wait``; old failures leave the window, and a success starts afresh."""
 
 import re
-import types
 
 import pytest
 
-from facilitator.web import auth
+from facilitator.services import access
 from facilitator.web.auth import Throttle
 
 from .helpers import PASSWORD, csrf_token, english, flashes, new_event, seated_table, set_password, table_row
@@ -80,7 +79,8 @@ class Clock:
 def clock(app, monkeypatch):
     app.config["THROTTLE"] = {"free": 3, "window": 300, "base_wait": 30, "max_wait": 120}
     clock = Clock()
-    monkeypatch.setattr(auth, "time", types.SimpleNamespace(monotonic=clock.monotonic))
+    # the failures are stored with the throttle's wall clock (shared by every server process)
+    monkeypatch.setattr(access, "clock", clock.monotonic)
     return clock
 
 

@@ -4,7 +4,7 @@ organizer's browser; with no language chosen it shows the Russian default."""
 
 import pytest
 
-from facilitator import events
+from facilitator.services import events
 
 from .helpers import db
 

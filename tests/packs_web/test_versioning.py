@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from facilitator import events
+from facilitator.services import events
 from facilitator.storage.models import ContentPackRow, Event, GameTable
 
 from .helpers import PACKS, db, get, submit

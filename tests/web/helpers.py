@@ -32,9 +32,12 @@ FOUR = [ANYA, BORIS, VIKA, GOSHA]
 
 def tablet(app, lang="en"):
     """Another browser running the tables (signed in as the organizer, like ``client``)."""
+    from facilitator import services
     browser = app.test_client()
+    with services.db.session_scope(app.extensions["facilitator.engine"]) as s:
+        secret = services.access.start_session(s)
     with browser.session_transaction() as session:
-        session["organizer"] = True
+        session["organizer"] = secret
         if lang:
             session["lang"] = lang
     return browser
@@ -326,10 +329,12 @@ def player_panels(page):
 
 def offered_moves(page, table_id):
     """The move kinds the turn screen offers: a form posting to ``/move/<kind>``, or the draw
-    buttons (links to the draw screen)."""
+    buttons (links to the draw screen), or the finish button (a link to its confirmation)."""
     kinds = {f.action.rsplit("/", 1)[1] for f in page.forms if f"/table/{table_id}/move/" in f.action}
-    if f'href="/table/{table_id}/draw?color=' in page.html:
+    if f'href="/table/{table_id}/draw?' in page.html:
         kinds.add("draw")
+    if f'href="/table/{table_id}/finish?' in page.html:
+        kinds.add("finish")
     return kinds
 
 

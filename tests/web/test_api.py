@@ -189,8 +189,17 @@ def test_errors_speak_russian_by_default(client):
 
 
 def test_a_browser_that_does_not_host_the_table_cannot_write(anon_client, host, table):
+    anon_client.get("/")  # a browser on the venue's Wi-Fi: it has a session, but no grant for this table
     response = post_move(anon_client, table, PASS, 0)
     assert error_of(response, 403)["code"] == "forbidden"
+    assert seq(host.application, table) == 0
+
+
+def test_a_request_with_no_credential_at_all_is_a_401(anon_client, host, table):
+    """A script that sends neither a token nor a browser session is told to authenticate."""
+    response = post_move(anon_client, table, PASS, 0)
+    assert error_of(response, 401)["code"] == "unauthorized"
+    assert error_of(anon_client.get(f"/api/v1/tables/{table}"), 401)["code"] == "unauthorized"
     assert seq(host.application, table) == 0
 
 

@@ -50,7 +50,8 @@ def test_provisional_results_before_finish(host, table):
 
 
 def test_the_final_screen_shows_places_with_ties_bonuses_and_the_winners(host, finished):
-    done = submit(host, get(host, f"/table/{finished}").form("/move/finish"), follow=True)
+    confirm = get(host, f"/table/{finished}/finish")  # finishing asks first, showing the final bonuses
+    done = submit(host, confirm.form("/move/finish"), follow=True)
     assert done.status == 200 and done.response.request.path == f"/table/{finished}/final"
     page = get(host, f"/table/{finished}/final")
     assert page.status == 200

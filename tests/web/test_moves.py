@@ -267,7 +267,8 @@ def test_finish_before_the_end_of_round_10_is_refused(host, table):
 
 def test_finish_after_round_10_opens_the_final_screen(host, table):
     pass_until(host.application, table, lambda g: g.next()["expects"] == "finish")
-    page = submit(host, turn(host, table).form("/move/finish"))
+    confirm = get(host, f"/table/{table}/finish")  # finishing asks first, showing the final bonuses
+    page = submit(host, confirm.form("/move/finish"))
     assert page.status == 303 and page.response.headers["Location"].endswith(f"/table/{table}/final")
     assert load(host.application, table).game.finished
     # a finished game accepts no more moves, and its turn screen is the final one

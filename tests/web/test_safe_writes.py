@@ -84,7 +84,7 @@ def test_two_tablets_racing_for_the_same_sequence_number_record_one_move(host, t
     """The second tablet's move is checked against the log it read; the first tablet's move lands
     in between: the unique sequence number refuses the second write."""
     app = host.application
-    real_load = services.load
+    real_load = services.tables.load  # where the write reads the table
     raced = []
 
     def load_then_race(session, table_id, **kwargs):
@@ -95,12 +95,12 @@ def test_two_tablets_racing_for_the_same_sequence_number_record_one_move(host, t
                 services.record_move(other, table_id, Move("rest", player="Аня"), 0)
         return loaded
 
-    monkeypatch.setattr(services, "load", load_then_race)
+    monkeypatch.setattr(services.tables, "load", load_then_race)
     with pytest.raises(services.StaleMove) as err:
         with session_scope(app.extensions["facilitator.engine"]) as s:
             services.record_move(s, table, Move("pass", player="Аня"), 0)
     assert (err.value.expected, err.value.actual, err.value.already) == (0, 1, False)
-    monkeypatch.setattr(services, "load", real_load)
+    monkeypatch.setattr(services.tables, "load", real_load)
     assert [m.type for m in load(app, table).record().moves] == ["rest"]
 
 

@@ -1,0 +1,54 @@
+"""«16/25» as a ruleset of the registry (``registry.LYCEUM``): the adapter functions the app and
+the CLI call for any game, answered by this game's engine. Its formats stay byte for byte as
+RECORD.md gives them; a setup is stored as the record's list of players."""
+
+import json
+from importlib import resources
+
+from .game import Game
+from .moves import read_move as _read_move
+from .pack import read_pack
+from .record import Record, read_record, replay
+from .setup import read_player
+from .standings import individual_ranking, ranking_rule, standings, table_standing, team_ranking
+
+__all__ = ["read_pack", "default_pack_data", "read_setup", "setup_json", "new_game", "read_move",
+           "read_record", "make_record", "replay", "table_standing", "standings", "event_ranking"]
+
+
+def default_pack_data():
+    """The sample pack shipped with the app (not the official deck), as a fresh JSON object."""
+    return json.loads(resources.files("facilitator.content").joinpath("sample_pack.json").read_text("utf-8"))
+
+
+def read_setup(value, path="players"):
+    """The stored setup (a list of record players) as the engine's ``PlayerSetup`` list."""
+    return [read_player(p, f"{path}[{i}]") for i, p in enumerate(value or [])]
+
+
+def setup_json(setup):
+    """What is stored for a setup: the record's list of players."""
+    return [p.to_dict() for p in setup]
+
+
+def new_game(pack, setup, table=""):
+    """A game at its start (raises ``SetupError`` for a setup that breaks RULES.md 2)."""
+    return Game(pack, setup, table=table)
+
+
+def read_move(data, path="move"):
+    return _read_move(data, path)
+
+
+def make_record(table, pack, setup, moves):
+    """The game record of a table: its pack inline, the setup and the moves in force."""
+    return Record(table=table, pack=pack, players=list(setup), moves=list(moves))
+
+
+def event_ranking(tables):
+    """RULES.md 5 over the table standings of one event: teams (by total or average final
+    XP) and individuals."""
+    if not tables:
+        return {"teams": [], "individuals": [], "ranked_by": "total"}
+    return {"teams": team_ranking(tables), "individuals": individual_ranking(tables),
+            "ranked_by": ranking_rule(tables)}

@@ -1,0 +1,119 @@
+"""The pack library: content packs stored in the database for use by events, one library per
+ruleset (game).
+
+Each stored version is immutable. Storing a pack under a key that exists adds a new version
+(unless the content is the same as the latest), so a game that started with one version keeps
+replaying with it. Tables that have not recorded a move move to a new version through the same
+compare-and-set write as a move (``tables.adopt_pack``), so a first move racing a pack edit is
+never recorded against a card that is gone.
+"""
+
+import json
+from functools import lru_cache
+
+from sqlmodel import select
+
+from ..rules import registry
+from ..storage.models import LYCEUM, ContentPackRow, Event, GameTable
+
+
+def _dump(pack):
+    return json.dumps(pack.to_dict(), ensure_ascii=False, sort_keys=False)
+
+
+def ruleset_of_pack(pack):
+    """The ruleset key of an engine's pack object (by the format it writes)."""
+    return registry.of_pack(pack.to_dict()).key
+
+
+def store_pack(session, pack, ruleset=None):
+    """Store ``pack`` as the newest version of its key; returns the row (an existing row when
+    the newest version already has exactly this content)."""
+    ruleset = ruleset or ruleset_of_pack(pack)
+    latest = latest_row(session, pack.id, ruleset)
+    data = _dump(pack)
+    if latest is not None and json.loads(latest.data) == json.loads(data):
+        return latest
+    row = ContentPackRow(ruleset=ruleset, key=pack.id, version=(latest.version + 1) if latest else 1,
+                         title=pack.title, data=data)
+    session.add(row)
+    session.flush()
+    return row
+
+
+def latest_row(session, key, ruleset=LYCEUM):
+    return session.exec(select(ContentPackRow).where(ContentPackRow.ruleset == ruleset, ContentPackRow.key == key)
+                        .order_by(ContentPackRow.version.desc())).first()
+
+
+def get_row(session, key, version=None, ruleset=LYCEUM):
+    """The row of a pack version (the newest when ``version`` is None), or None."""
+    if version is None:
+        return latest_row(session, key, ruleset)
+    return session.exec(select(ContentPackRow).where(ContentPackRow.ruleset == ruleset, ContentPackRow.key == key,
+                                                     ContentPackRow.version == version)).first()
+
+
+def row_by_id(session, pack_id):
+    return session.get(ContentPackRow, pack_id) if pack_id is not None else None
+
+
+def pack_of(row):
+    """The validated pack a row holds. Stored versions never change, so a pack is parsed and
+    validated once per content, not on every request."""
+    return _pack_from_text(row.ruleset or LYCEUM, row.data)
+
+
+@lru_cache(maxsize=64)
+def _pack_from_text(ruleset, text):
+    return registry.get(ruleset).read_pack(json.loads(text))
+
+
+def list_packs(session, ruleset=None):
+    """The newest version of every stored pack, by ruleset and key (of one ruleset if given)."""
+    query = select(ContentPackRow).order_by(ContentPackRow.ruleset, ContentPackRow.key, ContentPackRow.version)
+    if ruleset is not None:
+        query = query.where(ContentPackRow.ruleset == ruleset)
+    newest = {}
+    for row in session.exec(query).all():
+        newest[(row.ruleset, row.key)] = row
+    return list(newest.values())
+
+
+def ensure_sample(session, ruleset=LYCEUM):
+    """The shipped pack of a ruleset, stored on first use only: an organizer's later edits of
+    it are their own versions and are never replaced by the shipped file."""
+    rules = registry.get(ruleset)
+    data = rules.default_pack_data()
+    return latest_row(session, data["id"], ruleset) or store_pack(session, rules.read_pack(data), ruleset)
+
+
+def ensure_shipped_packs(session):
+    """Every ruleset's shipped pack (the «16/25» sample, the Alter Ego deck, …), stored once."""
+    for rules in registry.all_rulesets():
+        ensure_sample(session, rules.key)
+
+
+def versions_of(session, row):
+    """The ids of every version of the pack ``row`` belongs to."""
+    return [r.id for r in session.exec(select(ContentPackRow).where(
+        ContentPackRow.ruleset == row.ruleset, ContentPackRow.key == row.key)).all()]
+
+
+def adopt_version(session, row):
+    """After an edit: events of this pack and their tables that have not recorded a move yet
+    play with the new version; tables with recorded moves keep the version they started with,
+    so their games replay exactly as played. Returns how many tables moved to the new version."""
+    from .tables import adopt_pack
+    versions = versions_of(session, row)
+    for event in session.exec(select(Event).where(Event.pack_id.in_(versions))).all():
+        event.pack_id = row.id
+        session.add(event)
+    moved = 0
+    candidates = session.exec(select(GameTable).where(GameTable.pack_id.in_(versions), GameTable.pack_id != row.id,
+                                                      GameTable.seq == 0)).all()
+    for table in candidates:
+        if adopt_pack(session, table, row):
+            moved += 1
+    session.flush()
+    return moved

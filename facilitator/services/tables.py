@@ -1,0 +1,718 @@
+"""Tables and their games: load a table's log -> its game -> check a new move -> append it.
+
+Views and the API call these functions and never re-implement a rule (ARCHITECTURE.md 5).
+
+**Safe writes.** Every write names the sequence number it follows (``after``) and is one
+compare-and-set on the table's row: ``seq`` (its log's last number) and ``rev`` (the revision
+of its players and pack version) must still be what the write was checked against. So a double
+tap, a resent form, a second tablet, a setup change racing a first move, or a pack edit racing
+a draw of the card it removes: exactly one write wins, the other is refused (``StaleMove``,
+``StaleSetup``, HTTP 409) and nothing half-done is stored.
+
+**No replay on the write path.** Each server process keeps the game of every table's newest
+position (by ``seq`` and ``rev``); a move is applied to a copy of it. The copy is kept only once
+its move is committed. A table whose log no longer replays (a pack or engine changed under it)
+is *broken*: it is shown as "needs checking", the rest of the event goes on, and the organizer
+voids the first move that fails.
+"""
+
+import json
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from weakref import WeakKeyDictionary
+
+from sqlalchemy import func, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlmodel import select
+
+from ..rules import registry
+from ..rules.errors import MalformedError, RulesError
+from ..rules.record import ReplayError
+from ..storage.models import ContentPackRow, Event, GameTable, MoveRow
+from .db import after_commit
+from .packs import pack_of, store_pack
+
+#: log rows that take a move back: the host's undo, the organizer's void and reopen
+TAKE_BACK = ("undo", "void", "reopen")
+
+
+class TableNotFound(LookupError):
+    pass
+
+
+class SetupLocked(Exception):
+    """The setup cannot change once moves are recorded."""
+
+
+class StaleSetup(Exception):
+    """The table's players or pack changed on another device since the setup form was drawn."""
+
+
+class TableBroken(Exception):
+    """The table's log does not replay: only the organizer's repair may write to it."""
+
+    def __init__(self, problem):
+        self.problem = problem
+        super().__init__("the table's log does not replay")
+
+
+class StaleMove(Exception):
+    """The table moved on since the screen was drawn. ``already`` is True when the very same
+    move is already recorded (a double tap, a resent form, a queued move sent twice)."""
+
+    def __init__(self, expected, actual, already, recorded_seq=None):
+        self.expected = expected
+        self.actual = actual
+        self.already = already
+        self.recorded_seq = recorded_seq
+        super().__init__(f"move expected after #{expected}, the table is at #{actual}")
+
+
+@dataclass
+class Problem:
+    """Why a table's log does not replay: the first move that fails (``seq`` None: the setup)."""
+
+    seq: int | None
+    number: int | None  # 1-based among the moves in force
+    move: dict | None
+    error: Exception
+
+    def to_json(self):
+        err = self.error
+        return {"seq": self.seq, "number": self.number, "move": self.move,
+                "template": getattr(err, "template", None), "params": _plain(getattr(err, "params", {})),
+                "message": str(err), "path": getattr(err, "path", None)}
+
+
+def _plain(params):
+    return {k: v if isinstance(v, (str, int, float, bool, type(None), list, dict)) else str(v)
+            for k, v in (params or {}).items()}
+
+
+class LoadedTable:
+    """A table as the screens see it: its row, ruleset, pack, the game of its newest position
+    and its log (read from the database only when asked for: a write whose game is cached
+    never reads the log)."""
+
+    def __init__(self, table, pack_row, pack, game=None, log=None, undone=None, results=None, problem=None,
+                 session=None):
+        self.table = table
+        self.pack_row = pack_row
+        self.pack = pack
+        self.game = game  # None until the setup is done
+        self._log = log
+        self._undone = undone
+        self.results = results if results is not None else {}  # seq of a move in force -> its result
+        self.problem = problem  # a Problem when the log does not replay
+        self._session = session
+
+    @property
+    def log(self):
+        """Every row of the log, take-back rows included, in seq order."""
+        if self._log is None:
+            self._log = read_log(self._session, self.table.id)
+        return self._log
+
+    @property
+    def undone(self):
+        """seq of a taken-back move -> the row taking it back."""
+        if self._undone is None:
+            self._undone = _undone_of(self.log)
+        return self._undone
+
+    @undone.setter
+    def undone(self, value):
+        self._undone = value
+
+    @property
+    def ruleset(self):
+        return registry.get(self.table.ruleset)
+
+    @property
+    def seq(self):
+        """The last sequence number used: what the next write must name as ``after``."""
+        return self.table.seq
+
+    @property
+    def rev(self):
+        return self.table.rev
+
+    @property
+    def broken(self):
+        return self.problem is not None
+
+    @property
+    def active(self):
+        """The move rows in force (not taken back), in order."""
+        undone = self.undone
+        return [r for r in self.log if r.kind == "move" and r.seq not in undone]
+
+    @property
+    def setup(self):
+        return self.ruleset.read_setup(json.loads(self.table.players)) if self.table.players else None
+
+    @property
+    def players(self):
+        """«16/25»: the seated players (``PlayerSetup``); other games: their setup's players."""
+        setup = self.setup
+        if setup is None:
+            return []
+        return setup if isinstance(setup, list) else getattr(setup, "players", [])
+
+    def record(self):
+        """The table's game record: the moves in force, taken-back ones left out."""
+        rules = self.ruleset
+        moves = [rules.read_move(json.loads(r.data)) for r in self.active]
+        return rules.make_record(self.table.name, self.pack, self.setup, moves)
+
+    def undone_moves(self):
+        """Taken-back moves with who, when and how (undo, void, reopen), for the protocol:
+        ``[(move dict, row taking it back)]``."""
+        undone = self.undone
+        return [(json.loads(r.data), undone[r.seq]) for r in self.log if r.kind == "move" and r.seq in undone]
+
+    def last_result(self):
+        active = self.active
+        return self.results.get(active[-1].seq) if active else None
+
+
+def read_log(session, table_id):
+    return list(session.exec(select(MoveRow).where(MoveRow.table_id == table_id).order_by(MoveRow.seq)).all())
+
+
+def now_iso():
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+
+
+def utcnow():
+    return datetime.now(timezone.utc)
+
+
+# ----- the games of the newest positions, per server process -----------------------------------
+class GameCache:
+    """The game of each table's newest position, by everything it depends on (the table's
+    identity, ``seq``, ``rev``, pack). A cached game is only read, never moved: a write moves a
+    copy and puts it here once committed."""
+
+    def __init__(self, size=4096):
+        self.size = size
+        self._items = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(table, seq):
+        return (table.created_at, table.name, seq, table.rev, table.pack_id, table.players)
+
+    def get(self, table, seq):
+        with self._lock:
+            hit = self._items.get(table.id)
+            if hit is None or hit[0] != self.key(table, seq):
+                return None
+            self._items.move_to_end(table.id)
+            return hit[1]
+
+    def put(self, table_id, key, value):
+        with self._lock:
+            self._items[table_id] = (key, value)
+            self._items.move_to_end(table_id)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self):
+        with self._lock:
+            self._items.clear()
+
+
+_caches = WeakKeyDictionary()  # one cache per database engine (a test's fresh database, a server's one)
+
+
+def game_cache(session):
+    engine = session.get_bind()
+    cache = _caches.get(engine)
+    if cache is None:
+        cache = _caches[engine] = GameCache()
+    return cache
+
+
+# ----- reading ------------------------------------------------------------------------------
+def get_table(session, table_id):
+    table = session.get(GameTable, table_id) if _valid_id(table_id) else None
+    if table is None:
+        raise TableNotFound(table_id)
+    return table
+
+
+def _valid_id(value):
+    """Ids beyond the database's integer range are no table (PostgreSQL would refuse the query)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2 ** 31
+
+
+def table_by_token(session, token):
+    if not token or len(token) > 64:
+        return None
+    return session.exec(select(GameTable).where(GameTable.token == token)).first()
+
+
+def table_by_pin(session, pin):
+    if not pin or len(pin) > 12:
+        return None
+    return session.exec(select(GameTable).where(GameTable.pin == pin)).first()
+
+
+def list_tables(session, ids=None):
+    """Tables, newest first (only ``ids`` when given): rows with their kept standings, no replay."""
+    query = select(GameTable).order_by(GameTable.id.desc())
+    if ids is not None:
+        ids = [i for i in ids if _valid_id(i)]
+        if not ids:
+            return []
+        query = query.where(GameTable.id.in_(ids))
+    return list(session.exec(query).all())
+
+
+def log_row(session, table_id, seq):
+    """One row of a table's log (a move, an undo, …) with its move decoded, or None."""
+    row = session.exec(select(MoveRow).where(MoveRow.table_id == table_id, MoveRow.seq == seq)).first()
+    if row is None:
+        return None
+    undone = session.exec(select(MoveRow).where(MoveRow.table_id == table_id, MoveRow.undoes == seq)).first()
+    return {"seq": row.seq, "kind": row.kind, "move": json.loads(row.data) if row.data else None,
+            "undone": undone is not None, "author": row.author}
+
+
+def load(session, table_id, fresh=False):
+    """A table with the game of its newest position (from this process's cache, or replayed
+    once). A log that does not replay is not raised: the table comes back ``broken`` with its
+    ``problem`` and the game as it was before the failing move. ``fresh`` replays even when
+    the cache holds the position."""
+    table = get_table(session, table_id)
+    pack_row = session.get(ContentPackRow, table.pack_id)
+    return _assemble(session, table, pack_row, None, fresh)
+
+
+def load_many(session, tables):
+    """``{table id: LoadedTable}`` for several tables in two queries (their packs and logs)
+    instead of three per table."""
+    if not tables:
+        return {}
+    pack_ids = {t.pack_id for t in tables}
+    packs = {r.id: r for r in session.exec(select(ContentPackRow).where(ContentPackRow.id.in_(pack_ids))).all()}
+    logs = {t.id: [] for t in tables}
+    for row in session.exec(select(MoveRow).where(MoveRow.table_id.in_(list(logs)))
+                            .order_by(MoveRow.table_id, MoveRow.seq)).all():
+        logs[row.table_id].append(row)
+    return {t.id: _assemble(session, t, packs[t.pack_id], logs[t.id]) for t in tables}
+
+
+def _undone_of(log):
+    return {r.undoes: r for r in log if r.kind in TAKE_BACK}
+
+
+def _assemble(session, table, pack_row, log, fresh=False):
+    pack = pack_of(pack_row)
+    loaded = LoadedTable(table=table, pack_row=pack_row, pack=pack, log=log, session=session)
+    if table.players:
+        cache = game_cache(session)
+        seq = table.seq
+        hit = None if fresh else cache.get(table, seq)
+        if hit is None:
+            hit = replay_log(loaded.ruleset, pack, table.players, table.name, loaded.active)
+            cache.put(table.id, GameCache.key(table, seq), hit)
+        loaded.game, loaded.results, loaded.problem = hit
+    return loaded
+
+
+def replay_log(rules, pack, players_json, table_name, rows):
+    """``(game, {seq: result}, problem or None)`` for the move rows in force. A setup or move
+    the engine refuses stops the replay there, as a ``Problem``."""
+    try:
+        game = rules.new_game(pack, rules.read_setup(json.loads(players_json)), table_name)
+    except (RulesError, ValueError, TypeError, KeyError) as err:
+        return None, {}, Problem(seq=None, number=None, move=None, error=err)
+    results = {}
+    for number, row in enumerate(rows, start=1):
+        data = None
+        try:
+            data = json.loads(row.data)
+            results[row.seq] = game.apply(rules.read_move(data))
+        except (RulesError, ValueError, TypeError, KeyError) as err:
+            return game, results, Problem(seq=row.seq, number=number, move=data, error=err)
+    return game, results, None
+
+
+# ----- writing --------------------------------------------------------------------------------
+def _head_values(loaded, game, problem, moves_in_force, moved):
+    """What the table's row keeps of its newest position: status, standing, counts."""
+    values = {"move_count": moves_in_force}
+    if moved:
+        values["last_move_at"] = utcnow()
+    if problem is not None:
+        values.update(status="broken", standing=None, problem=json.dumps(problem.to_json(), ensure_ascii=False))
+    elif game is None:
+        values.update(status="setup", standing=None, problem=None)
+    else:
+        standing = loaded.ruleset.table_standing(game)
+        values.update(status="finished" if game.finished else "playing", problem=None,
+                      standing=json.dumps(standing, ensure_ascii=False))
+    return values
+
+
+def _compare_and_set(session, table, seq, rev, values):
+    """The one serialised write of a table: its row moves from ``(seq, rev)`` to ``values``,
+    or nothing is written and ``False`` comes back (another write came first)."""
+    done = session.connection().execute(
+        update(GameTable).where(GameTable.id == table.id, GameTable.seq == seq, GameTable.rev == rev).values(**values))
+    if done.rowcount != 1:
+        return False
+    for key, value in values.items():
+        set_committed_value(table, key, value)
+    if table.event_id is not None:
+        session.connection().execute(update(Event).where(Event.id == table.event_id)
+                                     .values(version=Event.version + 1))
+    return True
+
+
+def _latest_seq(session, table_id):
+    return session.exec(select(func.max(MoveRow.seq)).where(MoveRow.table_id == table_id)).one() or 0
+
+
+def _same_move(a, b):
+    strip = ("at", "note")
+    return {k: v for k, v in a.items() if k not in strip} == {k: v for k, v in b.items() if k not in strip}
+
+
+def _stale(session, table_id, after, move_dict=None):
+    """The ``StaleMove`` for a write that found the table at another number: ``already`` when
+    the very same move was recorded right after the position the screen showed."""
+    latest = _latest_seq(session, table_id)
+    already, recorded = False, None
+    if move_dict is not None and after < latest:
+        nxt = session.exec(select(MoveRow).where(MoveRow.table_id == table_id, MoveRow.seq == after + 1)).first()
+        if nxt is not None and nxt.kind == "move" and nxt.data:
+            undone = session.exec(select(MoveRow).where(MoveRow.table_id == table_id, MoveRow.undoes == nxt.seq)).first()
+            if undone is None and _same_move(json.loads(nxt.data), move_dict):
+                already, recorded = True, nxt.seq
+    return StaleMove(after, latest, already, recorded)
+
+
+def _by_client_id(session, table_id, client_id):
+    if not client_id:
+        return None
+    return session.exec(select(MoveRow).where(MoveRow.table_id == table_id, MoveRow.client_id == client_id)).first()
+
+
+def _keep(session, loaded, seq, game, results, problem):
+    """Keep the game of the new position in this process's cache once the write commits."""
+    cache = game_cache(session)
+    table = loaded.table
+    key = GameCache.key(table, seq)
+    after_commit(session, lambda: cache.put(table.id, key, (game, results, problem)))
+
+
+def _append(session, loaded, row, values, expected_seq):
+    """Compare-and-set the table's row, then insert the log row. ``False`` when another write
+    came first (nothing is written); the unique (table, seq) and (table, client id) are a
+    second guard, refusing the insert with ``StaleMove`` (the caller's transaction then rolls
+    back as a whole)."""
+    if not _compare_and_set(session, loaded.table, expected_seq, loaded.table.rev, values):
+        return False
+    session.add(row)
+    try:
+        session.flush()
+    except IntegrityError:
+        raise StaleMove(expected_seq, expected_seq + 1, bool(row.client_id)) from None
+    return True
+
+
+def record_move(session, table_id, move, after, author=None, client_id=None):
+    """Check ``move`` against the rules and append it after ``after``. Returns ``(loaded, result)``.
+
+    Raises ``StaleMove`` (the table is not at ``after``; ``already`` for a repeat, also by
+    ``client_id``), ``IllegalMoveError`` (the rules refuse it), ``MalformedError`` for a table
+    without players, ``TableBroken`` for a table whose log does not replay."""
+    loaded = load(session, table_id)
+    if loaded.game is None and loaded.problem is None:
+        raise MalformedError("players", "the table has no players yet: finish the setup first")
+    if loaded.problem is not None:
+        raise TableBroken(loaded.problem)
+    data = move.to_dict()
+    repeat = _by_client_id(session, loaded.table.id, client_id)
+    if repeat is not None:
+        raise StaleMove(after, loaded.seq, True, repeat.seq)
+    if after != loaded.seq:
+        raise _stale(session, loaded.table.id, after, data)
+    game = loaded.game.copy()
+    result = game.apply(move)  # IllegalMoveError: nothing is written
+    if "at" not in data:
+        data["at"] = now_iso()
+    seq = after + 1
+    row = MoveRow(table_id=loaded.table.id, seq=seq, kind="move", data=json.dumps(data, ensure_ascii=False),
+                  author=author, client_id=client_id or None)
+    values = dict(_head_values(loaded, game, None, loaded.table.move_count + 1, moved=True), seq=seq)
+    if not _append(session, loaded, row, values, after):
+        raise _stale(session, loaded.table.id, after, data)
+    results = dict(loaded.results)
+    results[seq] = result
+    if loaded._log is not None:
+        loaded._log.append(row)
+    loaded.game, loaded.results = game, results
+    _keep(session, loaded, seq, game, results, None)
+    return loaded, result
+
+
+def record_batch(session, table_id, items, author=None):
+    """Moves queued by a tablet while it was offline, in order: ``[{"after", "move", "client_id"}]``
+    (moves already read by the engine's ``read_move``). Records the longest run that is valid
+    and returns ``(recorded, refused)``: ``recorded`` one ``{"client_id", "seq", "already"}`` per
+    move taken (already recorded ones included), ``refused`` None or ``{"index", "client_id",
+    "error"}`` for the first move refused; nothing after it is looked at."""
+    recorded = []
+    for index, item in enumerate(items):
+        try:
+            with session.begin_nested():
+                loaded, _result = record_move(session, table_id, item["move"], item["after"], author=author,
+                                              client_id=item.get("client_id"))
+            recorded.append({"client_id": item.get("client_id"), "seq": loaded.seq, "already": False})
+        except StaleMove as err:
+            if err.already:
+                recorded.append({"client_id": item.get("client_id"), "seq": err.recorded_seq, "already": True})
+                continue
+            return recorded, {"index": index, "client_id": item.get("client_id"), "error": err}
+        except (RulesError, TableBroken) as err:
+            return recorded, {"index": index, "client_id": item.get("client_id"), "error": err}
+    return recorded, None
+
+
+def _take_back(session, loaded, target_seq, kind, after, author):
+    """Append an undo, void or reopen row taking back move ``target_seq`` and replay what stays
+    in force (a take-back is rare: its replay costs a few milliseconds once)."""
+    if after != loaded.seq:
+        raise _stale(session, loaded.table.id, after)
+    seq = after + 1
+    row = MoveRow(table_id=loaded.table.id, seq=seq, kind=kind, undoes=target_seq, author=author)
+    undone = dict(loaded.undone)
+    undone[target_seq] = row
+    active = [r for r in loaded.log if r.kind == "move" and r.seq not in undone]
+    game, results, problem = replay_log(loaded.ruleset, loaded.pack, loaded.table.players, loaded.table.name, active)
+    values = dict(_head_values(loaded, game, problem, len(active), moved=True), seq=seq)
+    if not _append(session, loaded, row, values, after):
+        raise _stale(session, loaded.table.id, after)
+    loaded._log = loaded.log + [row]
+    loaded.undone = undone
+    loaded.game, loaded.results, loaded.problem = game, results, problem
+    _keep(session, loaded, seq, game, results, problem)
+    return row
+
+
+def undo(session, table_id, after, author=None):
+    """Take back the last move in force (kept in the log, marked undone). Returns the undone row.
+    A finished game is reopened by the organizer (``reopen``), never undone from a tablet."""
+    loaded = load(session, table_id)
+    if loaded.problem is not None:
+        raise TableBroken(loaded.problem)
+    if after != loaded.seq:
+        raise _stale(session, loaded.table.id, after)
+    active = loaded.active
+    if not active:
+        raise LookupError("nothing to undo")
+    if loaded.game is not None and loaded.game.finished:
+        raise FinishedTable()
+    target = active[-1]
+    _take_back(session, loaded, target.seq, "undo", after, author)
+    return target
+
+
+class FinishedTable(Exception):
+    """A finished game takes no move and no undo: the organizer may reopen it."""
+
+
+class NotFinished(Exception):
+    """Only a finished game can be reopened."""
+
+
+def reopen(session, table_id, after, author="organizer"):
+    """The organizer reopens a finished table: its ``finish`` is taken back by a ``reopen`` row
+    (kept in the log and the protocol), so a forgotten correction can still be entered and
+    the game finished again. Returns the row of the finish taken back."""
+    loaded = load(session, table_id)
+    if loaded.problem is not None:
+        raise TableBroken(loaded.problem)
+    if loaded.game is None or not loaded.game.finished:
+        raise NotFinished()
+    target = loaded.active[-1]
+    _take_back(session, loaded, target.seq, "reopen", after, author)
+    return target
+
+
+def void(session, table_id, seq, after, author="organizer"):
+    """The organizer's repair of a broken table: the move ``seq`` (the first that fails) is
+    taken back by a ``void`` row kept in the log and the protocol. Returns the table loaded
+    again (still broken if a later move fails too)."""
+    loaded = load(session, table_id)
+    if loaded.problem is None or loaded.problem.seq is None or loaded.problem.seq != seq:
+        raise LookupError("only the first move that fails can be voided")
+    _take_back(session, loaded, seq, "void", after, author)
+    return loaded
+
+
+# ----- the setup and what the replay depends on ------------------------------------------------
+def create_table(session, name, pack_row, event_id=None, host_name=None, deck_seed=None, access=False):
+    """A new table without players yet: the host's setup screen comes next. ``access`` gives it
+    a host link and PIN at once (a table created by a lone host, or for an event)."""
+    table = GameTable(name=name.strip(), pack_id=pack_row.id, ruleset=pack_row.ruleset, event_id=event_id,
+                      host_name=host_name,
+                      deck_seed=deck_seed if deck_seed is not None else secrets.randbelow(2 ** 31))
+    session.add(table)
+    session.flush()
+    if access:
+        from .access import reissue_access
+        reissue_access(session, table)
+    if event_id is not None:
+        session.connection().execute(update(Event).where(Event.id == event_id).values(version=Event.version + 1))
+    return table
+
+
+def set_players(session, table_id, setup, rev=None):
+    """Seat the table's players after the engine accepted the setup (raises ``SetupError``).
+    ``rev`` is the revision the setup form was drawn for (None: the one read now): a setup
+    changed on another device meanwhile raises ``StaleSetup``, a first move recorded meanwhile
+    ``SetupLocked``."""
+    loaded = load(session, table_id)
+    if loaded.log:
+        raise SetupLocked(table_id)
+    if rev is not None and rev != loaded.table.rev:
+        raise StaleSetup()
+    rules = loaded.ruleset
+    game = rules.new_game(loaded.pack, setup, loaded.table.name)  # the engine's check of the setup
+    players = json.dumps(rules.setup_json(setup), ensure_ascii=False)
+    values = dict(_head_values(loaded, game, None, 0, moved=False), players=players, rev=loaded.table.rev + 1)
+    if not _compare_and_set(session, loaded.table, 0, loaded.table.rev, values):
+        if _latest_seq(session, loaded.table.id):
+            raise SetupLocked(table_id)
+        raise StaleSetup()
+    return loaded.table
+
+
+def adopt_pack(session, table, pack_row):
+    """Move a table that has not recorded a move to another version of its pack, if its seated
+    players still fit; the same compare-and-set as a move, so a first move racing it loses (or
+    wins, and the table keeps its version). Returns whether the table moved."""
+    if table.seq != 0:
+        return False
+    new_pack = pack_of(pack_row)
+    rules = registry.get(table.ruleset)
+    game = None
+    if table.players:
+        try:
+            game = rules.new_game(new_pack, rules.read_setup(json.loads(table.players)), table.name)
+        except (RulesError, ValueError, TypeError, KeyError):
+            return False
+    loaded = LoadedTable(table=table, pack_row=pack_row, pack=new_pack, game=game, log=[], session=session)
+    values = dict(_head_values(loaded, game, None, 0, moved=False), pack_id=pack_row.id, rev=table.rev + 1)
+    return _compare_and_set(session, table, 0, table.rev, values)
+
+
+def set_timer(session, table_id, seconds):
+    """The optional turn timer (None: off); not part of the game, so no sequence number."""
+    table = get_table(session, table_id)
+    table.timer_seconds = seconds
+    session.add(table)
+    return table
+
+
+def rename(session, table, name, host_name=None):
+    """A table's new name (and host), also in its kept standing."""
+    table.name = name
+    if host_name:
+        table.host_name = host_name
+    if table.standing:
+        standing = json.loads(table.standing)
+        standing["table"] = name
+        table.standing = json.dumps(standing, ensure_ascii=False)
+    session.add(table)
+    session.flush()
+    if table.event_id is not None:
+        session.connection().execute(update(Event).where(Event.id == table.event_id).values(version=Event.version + 1))
+    return table
+
+
+def import_record(session, data, name=None, event_id=None, ruleset=None):
+    """A new table from a game record (checked by a full replay); its pack is stored as a
+    library version. ``ruleset`` refuses a record of another game (an event plays one).
+    Returns the table."""
+    try:
+        rules = registry.of_record(data)
+    except registry.UnknownFormat:
+        if ruleset is None:
+            raise
+        rules = registry.get(ruleset)  # its own reader says what its format must be
+    if ruleset is not None and rules.key != ruleset:
+        raise WrongGame(rules.key, ruleset)
+    record = rules.read_record(data)
+    rules.replay(record)  # refuse a record that breaks the rules before anything is written
+    pack_row = store_pack(session, record.pack, rules.key)
+    table = create_table(session, name or record.table, pack_row, event_id=event_id)
+    setup = _record_setup(rules, record)
+    table.players = json.dumps(rules.setup_json(setup), ensure_ascii=False)
+    session.add(table)
+    for i, move in enumerate(record.moves, start=1):
+        session.add(MoveRow(table_id=table.id, seq=i, kind="move",
+                            data=json.dumps(move.to_dict(), ensure_ascii=False), author="import"))
+    session.flush()
+    refresh_head(session, table)
+    return table
+
+
+def _record_setup(rules, record):
+    return getattr(record, "setup", None) if getattr(record, "setup", None) is not None else record.players
+
+
+class WrongGame(ValueError):
+    def __init__(self, got, wanted):
+        self.got, self.wanted = got, wanted
+        super().__init__(f"a record of {got} cannot join an event of {wanted}")
+
+
+def refresh_head(session, table):
+    """Work out a table's kept head (seq, status, standing, counts) from its log: after an
+    import or restore, and for tables stored before the head was kept."""
+    pack_row = session.get(ContentPackRow, table.pack_id)
+    loaded = LoadedTable(table=table, pack_row=pack_row, pack=pack_of(pack_row), session=session)
+    if table.players:
+        rules = loaded.ruleset
+        loaded.game, loaded.results, loaded.problem = replay_log(rules, loaded.pack, table.players, table.name,
+                                                                 loaded.active)
+    values = _head_values(loaded, loaded.game, loaded.problem, len(loaded.active), moved=False)
+    values["seq"] = loaded.log[-1].seq if loaded.log else 0
+    values["last_move_at"] = loaded.log[-1].created_at if loaded.log else None
+    session.connection().execute(update(GameTable).where(GameTable.id == table.id).values(**values))
+    for key, value in values.items():
+        set_committed_value(table, key, value)
+    return loaded
+
+
+def heads(session, tables):
+    """The kept standing of each table (JSON decoded), working out the few kept before the head
+    was: ``{table id: standing or None}``."""
+    out = {}
+    for table in tables:
+        if table.players and table.standing is None and table.status not in ("broken", "setup"):
+            refresh_head(session, table)
+        out[table.id] = json.loads(table.standing) if table.standing else None
+    return out
+
+
+def problem_of(table):
+    """A broken table's problem as stored (a dict), or None."""
+    return json.loads(table.problem) if table.problem else None
+
+
+__all__ = ["list_tables", "log_row", "TableNotFound", "SetupLocked", "StaleSetup", "StaleMove", "TableBroken", "FinishedTable",
+           "NotFinished", "WrongGame", "LoadedTable", "Problem", "load", "load_many", "get_table", "record_move",
+           "record_batch", "undo", "reopen", "void", "create_table", "set_players", "adopt_pack", "set_timer",
+           "rename", "import_record", "refresh_head", "heads", "problem_of", "table_by_token", "table_by_pin",
+           "replay_log", "now_iso", "game_cache", "ReplayError"]
