@@ -168,3 +168,62 @@ def test_decision_46_adjust_details():
             "adjust_not_in_game", active="kalle")
     refused(game, adjust({"active": "ville", "add": "seurustelu", "partner": "ville"}), "§6.46",
             "adjust_partner_self")
+
+
+# ----- decisions beyond RULES.md 6 (facilitator.rules.alterego's docstring) --------------------------
+def test_beyond_a_choice_left_without_options_waits_for_the_host():
+    game = two()
+    give(game, "ville", "pelikampanja")
+    give(game, "ville", "hype_kampanja")
+    game.apply(season("Aino"))
+    game.apply(adjust({"remove": "a1"}, {"remove": "a2"}))
+    assert game.pending == [{"choice": "discard_hobby", "player": "Aino", "active": "ville", "options": []}]
+    assert [m["type"] for m in game.legal_moves()] == ["choose", "adjust", "finish"]
+    refused(game, end("Aino"), "§3.6", "choice_pending")
+    hobby = give(game, "ville", "jarjestoaktiivi")
+    from .helpers import choose
+    game.apply(choose("Aino", "discard_hobby", "ville", activity=hobby))
+    assert game.pending == []
+
+
+def test_beyond_a_lopputyo_completed_by_an_away_holder_at_the_end_relieves_nothing():
+    game = two()
+    for _ in range(2):
+        if game.step == "play":
+            game.apply(end(game.current))
+        game.apply(season(game.current))
+    give(game, "pare", "lopputyo")
+    game.apply(end(game.current))
+    game.apply(season(game.current))  # season 4; the Lopputyö was placed in season 3
+    game.apply(adjust({"active": "pare", "away": True}, {"active": "pare", "anxiety": 4}))
+    game.apply(end(game.current))
+    result = game.apply(season(game.current))
+    assert game.finished and ids(game, "pare") == [] and T(game, "pare") == 4
+    assert {"code": "unaffected_away", "active": "pare", "change": "loss", "amount": 3, "cause": "lopputyo",
+            "step": "2a"} in result.events
+
+
+def test_beyond_each_nakkikone_is_a_gain_of_its_own():
+    game = two()
+    give(game, "imaami", "nakkikone")
+    give(game, "imaami", "nakkikone")
+    to_play(game)
+    result = game.apply(act("Aino", "tyo", "imaami"))
+    gains = [(e["amount"], e["applied"]) for e in result.events if e["code"] == "gain"]
+    assert gains == [(1, 0), (1, 1)] and T(game, "imaami") == 1
+
+
+def test_beyond_the_season_discard_counts_a_hobby_out_of_force():
+    game = two()
+    give(game, "meira", "pelikampanja")
+    give(game, "meira", "tyo_maalla")
+    game.apply(season("Aino"))
+    assert [a["card"] for a in row(game, "meira")["activities"]] == ["tyo_maalla"]
+
+
+def test_beyond_finish_may_come_without_a_reason():
+    from facilitator.rules.alterego import read_move
+    game = two()
+    move = read_move({"type": "finish"})
+    game.apply(move)
+    assert game.ended_by == "host" and move.to_dict() == {"type": "finish"}

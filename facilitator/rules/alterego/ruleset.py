@@ -1,0 +1,38 @@
+"""Alter Ego (3rd edition) as a ruleset of the registry: the adapter functions the app and the
+CLI call for any game. A setup is stored as the record's setup keys (``players``, ``first``)."""
+
+from .game import Game
+from .moves import read_move as _read_move
+from .pack import default_pack_data, read_pack
+from .record import Record, read_record, replay
+from .setup import read_setup as _read_setup
+from .standings import influence_ranking, standings, table_standing
+
+__all__ = ["read_pack", "default_pack_data", "read_setup", "setup_json", "new_game", "read_move",
+           "read_record", "make_record", "replay", "table_standing", "standings", "event_ranking"]
+
+
+def read_setup(value, path=""):
+    return _read_setup(value, "" if path == "players" else path)
+
+
+def setup_json(setup):
+    return setup.to_dict()
+
+
+def new_game(pack, setup, table=""):
+    return Game(pack, setup, table=table)
+
+
+def read_move(data, path="move"):
+    return _read_move(data, path)
+
+
+def make_record(table, pack, setup, moves):
+    return Record(table=table, pack=pack, setup=setup, moves=list(moves))
+
+
+def event_ranking(tables):
+    """An event of Alter Ego tables ranks individuals by influence across its tables (ties
+    share the place); there is no team score (RULES.md 5)."""
+    return {"teams": [], "individuals": influence_ranking(tables) if tables else [], "ranked_by": "influence"}
