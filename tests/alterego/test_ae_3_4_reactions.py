@@ -50,7 +50,7 @@ def test_taktinen_teko_on_a_season_change_gain():
     game = two()
     for card in ("tyo", "pelikampanja", "atleettiharrastus", "vastuutyo"):
         give(game, "ville", card)
-    game.apply(season("Aino"))  # → 2: Ville holds 3 hobbies → choice
+    game.apply(season("Aino"))  # → 2: Ville holds 2 hobbies → choice
     game.apply(choose("Aino", "discard_hobby", "ville", activity="a2"))  # keeps its athletic hobby
     game.apply(act("Aino", "naurettava_harrastus", "ville"))
     game.apply(end("Aino"))

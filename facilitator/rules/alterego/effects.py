@@ -48,7 +48,6 @@ class Modifiers:
                 self.faction = r.faction
 
 
-
 class Resolution:
     """One move carried out on ``st``: ``number`` is its 1-based move number (activity ids),
     ``prev`` the move before it, ``mods`` the reactions modifying it; ``events`` what happened."""
@@ -120,7 +119,7 @@ class Resolution:
         self.emit("hand", player=player, before=before, after=value, cause=cause)
 
     # ----- activities ------------------------------------------------------------------------
-    def place(self, key, card, partner=None, counts_as_played=True):
+    def place(self, key, card, partner=None):
         """A new unpaused instance ``a<move number>`` onto ``key``; it gains 1 per in-force
         Nakkikone it held before (RULES.md 3.2). A play counts for P6–P8."""
         st = self.st
@@ -130,9 +129,8 @@ class Resolution:
         st.hold(a, act)
         self.placed.append((key, act))
         self.emit("placed", id=act.id, card=card.key, active=key, partner=partner)
-        if counts_as_played:
-            st.played_turn[key] = act.id
-            st.last_onto[key] = (self.number, act.id)
+        st.played_turn[key] = act.id
+        st.last_onto[key] = (self.number, act.id)
         for machine in machines:
             self.gain(key, machine.card.params["gain"], "nakkikone")
         return act
@@ -160,7 +158,8 @@ class Resolution:
 
     def queue(self, choice):
         self.st.pending.append(choice)
-        self.emit("choice_queued", **self.st.choice_dict(choice))
+        if not self.quiet:
+            self.emit("choice_queued", **self.st.choice_dict(choice))
 
     def pause(self, key, act):
         st = self.st
