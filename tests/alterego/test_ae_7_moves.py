@@ -392,6 +392,20 @@ MALFORMED = [
      "unknown_activity"),
     ("an adjust adding a Seurustelu without a partner", aino_plays, adjust({"active": "pare", "add": "seurustelu"}),
      "move.changes[0].partner", "field_missing"),
+    ("an adjust giving a partner to a job", aino_plays, adjust({"active": "pare", "add": "tyo", "partner": "ville"}),
+     "move.changes[0].partner", "field_extra"),
+    ("an adjust of an unknown active", aino_plays, adjust({"active": "elvis", "anxiety": 1}),
+     "move.changes[0].active", "unknown_active"),
+    ("an adjust adding an unknown card", aino_plays, adjust({"active": "pare", "add": "shogi"}),
+     "move.changes[0].add", "unknown_card"),
+    ("an adjust giving an active to a stranger", aino_plays, adjust({"active": "pare", "owner": "Elvis"}),
+     "move.changes[0].owner", "unknown_player"),
+    ("an adjust of a stranger's hand", aino_plays, adjust({"player": "Elvis", "hand": 1}),
+     "move.changes[0].player", "unknown_player"),
+    ("Tärkeä nakki naming an unknown hobby", hobby_on_pare,
+     event("Aino", "tarkea_nakki", target="pare", hobby="a99", chore="tyo"), "move.hobby", "unknown_activity"),
+    ("a choice answered with an unknown activity", pending, choose("Aino", "discard_hobby", "ville", activity="a99"),
+     "move.activity", "unknown_activity"),
 ]
 
 
@@ -469,6 +483,10 @@ READ_REFUSALS = [
                                                               {"active": "ville", "add": "tyo"}], "reason": "x"},
      "move.changes"),
     ("a note that is no text", {"type": "draw", "player": "A", "note": 5}, "move.note"),
+    ("a change that is no object", {"type": "adjust", "changes": ["pare +1"], "reason": "x"}, "move.changes[0]"),
+    ("a change missing its active", {"type": "adjust", "changes": [{"anxiety": 1}], "reason": "x"},
+     "move.changes[0].active"),
+    ("a reason that is no text", {"type": "adjust", "changes": [{"remove": "a1"}], "reason": 5}, "move.reason"),
 ]
 
 

@@ -484,13 +484,10 @@ class Resolution:
         self.emit("turn_started", turn=st.turn, player=st.order[st.current])
 
     # ----- host moves --------------------------------------------------------------------------
-    def _adjust(self, move):
-        """RULES.md 7: the changes in order, with no side effects (the game checked them)."""
-        for i, change in enumerate(move.changes):
-            self.adjust_change(i, change)
-
     def adjust_change(self, i, change):
-        """One change of an ``adjust``: no gains, Imaami, Nakkikone, break-up or copy check."""
+        """One change of an ``adjust`` (RULES.md 7), in order, with no side effects: no gains,
+        Imaami, Nakkikone, break-up or copy check. The game applies them to a copy of the
+        state while checking them, so an ``adjust`` never runs through ``run``."""
         st = self.st
         if "anxiety" in change:
             a = st.actives[change["active"]]

@@ -171,10 +171,6 @@ class State:
                 tuple(sorted(self.last_onto.items())), tuple(sorted(self.turn_end.items())), self.pause_seq)
 
     # ----- where the game is ------------------------------------------------------------
-    @property
-    def current_player(self):
-        return self.order[self.current]
-
     def in_turn_order(self):
         """Actives by player in turn order from the current player, each faction in order
         (RULES.md 4: the order of the season steps)."""
@@ -301,11 +297,6 @@ class State:
         """B, or ⌊B / 2⌋ while burned out; away actives count."""
         b = self.influence_base(a)
         return b // 2 if self.burned_out(a, relief) else b
-
-    def player_influence(self, name, relief=None):
-        if relief is None:
-            relief = self.stress_relief()
-        return sum(self.influence(self.actives[k], relief) for k in self.factions[name])
 
     # ----- pending choices ------------------------------------------------------------------
     def choice_options(self, choice):
