@@ -15,10 +15,15 @@ back to its cell. ``pack_to_workbook`` writes the same layout, so
 ``workbook_to_pack(pack_to_workbook(pack)) == pack``.
 """
 
+import math
+import posixpath
 import re
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from io import BytesIO
+from xml.etree import ElementTree
+from xml.parsers import expat
 
 from openpyxl import Workbook, load_workbook
 from openpyxl.formatting.rule import FormulaRule
@@ -31,6 +36,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from ..i18n import LOCALES, gettext, skill_name, use_locale
 from ..rules import ERA_KEYS, PACK_FORMAT, SKILLS, pack_problems, read_pack
 from ..rules.cards import COLOR_RULES, COLOR_XP, COLORS
+from ..rules.fields import MAX_SP, MAX_XP, shown
 from . import sample_pack
 from .importing import (IMPORT_TEMPLATES, ImportProblem, PackImportError, color_name, era_name, json_to_pack,
                         problem_message, problem_text)
@@ -324,15 +330,287 @@ def _instructions():
 def workbook_to_pack(data, pack_id=None, title=None):
     """A ``ContentPack`` from .xlsx bytes (or a binary file); raises ``PackImportError`` listing
     every problem by sheet, row and column. ``pack_id``/``title``, when given, replace the
-    workbook's settings."""
+    workbook's settings.
+
+    The file is read within the workbook budget (``MAX_UNPACKED`` and the limits below it):
+    what is beyond any real deck is refused before openpyxl parses anything, and openpyxl then
+    streams only the sheets of the deck (``read_only``), stopping past their row limits."""
     if hasattr(data, "read"):
         data = data.read()
+    limits = check_workbook_file(data)
     try:
-        wb = load_workbook(BytesIO(data), data_only=True)
+        wb = load_workbook(BytesIO(data), read_only=True, data_only=True)
     except (zipfile.BadZipFile, InvalidFileException, KeyError, OSError, ValueError, TypeError):
-        raise PackImportError([ImportProblem("", gettext("the file is not an Excel workbook (.xlsx)"),
-                                             "not_xlsx")]) from None
-    return _WorkbookReader(wb).read(pack_id, title)
+        raise _not_xlsx() from None
+    except Exception:  # noqa: BLE001 - anything else openpyxl meets in a hostile file: damaged, not a 500
+        raise _damaged() from None
+    try:
+        book = _Book([_read_sheet(ws, limits.get(ws.title)) for ws in wb.worksheets
+                      if _sheet_key(ws.title) is not None])
+    finally:
+        wb.close()
+    return _WorkbookReader(book).read(pack_id, title)
+
+
+# ----- the workbook budget -------------------------------------------------------------------
+#: The most a workbook may unpack to (and the most an upload may be). A deck at every limit of
+#: the pack format (2,000 cards with long texts) unpacks to under 10 MB; a 418 kB upload that
+#: inflated to 400 MB once took 881 MB of memory to read.
+MAX_UNPACKED = 20 * 1024 * 1024
+#: The most files a workbook may hold (a deck's workbook holds about 12).
+MAX_PARTS = 1_000
+#: The most rows each sheet of a deck may have, counted before openpyxl reads it (its declared
+#: ``<dimension>`` and its ``<row>`` elements) and again while openpyxl streams it: far more than
+#: any deck (``MAX_CARDS`` cards, ``MAX_CHARACTERS`` characters, ``MAX_LEVELS`` levels, with
+#: empty rows between). A 100,000-row sheet once kept a worker busy for five minutes.
+MAX_ROWS = {"instructions": 500, "characters": 500, "cards": 5_000, "levels": 500}
+#: The most filled cells a sheet of a deck may have (a full deck has about 2,000 x 23).
+MAX_CELLS = 200_000
+#: Columns read in each sheet (a deck uses 23; the organizer's notes beyond are not read).
+MAX_COLUMNS = 200
+
+#: digits of the longest number a cell may hold before it is refused without being converted
+_LONGEST = 15
+_XML_CHUNK = 1 << 18
+_TAG_PREFIX = rb"<(?:[A-Za-z_][\w.-]*:)?"
+_ROW_TAG = re.compile(_TAG_PREFIX + rb"row[\s/>]")
+_CELL_TAG = re.compile(_TAG_PREFIX + rb"c[\s/>]")
+_DIMENSION = re.compile(_TAG_PREFIX + rb"dimension\s+ref\s*=\s*[\"'][A-Za-z$]*\d*(?::[A-Za-z$]*(\d+))?")
+_MANIFEST_LIMIT = 2 * 1024 * 1024  # the package's and the workbook's relationships and sheet list
+
+
+def _refusal(where, key, message, **params):
+    """The workbook refused as a whole for one reason; ``message`` is in the user's language."""
+    return PackImportError([ImportProblem(where, message, key, params)])
+
+
+def _not_xlsx():
+    return _refusal("", "not_xlsx", gettext("the file is not an Excel workbook (.xlsx)"))
+
+
+def _damaged(where=""):
+    return _refusal(where, "damaged", gettext("the workbook is damaged and cannot be read; save it again in Excel"))
+
+
+def _too_large(size):
+    params = {"size": max(1, round(size / 2 ** 20)), "limit": MAX_UNPACKED // 2 ** 20}
+    return _refusal("", "too_large", gettext("the workbook unpacks to {size} MB; a deck's workbook is at most {limit} MB",
+                                             **params), **params)
+
+
+def _too_many_rows(where, limit):
+    return _refusal(where, "too_many_rows", gettext("the sheet has more than {limit} rows; delete the rows below "
+                                                    "the table", limit=limit), limit=limit)
+
+
+def _sheet_key(title):
+    """Which sheet of a deck a sheet title names (either language, or the key), else None."""
+    name = normalize(title or "")
+    for key, msgid in SHEETS:
+        if name == key or name in _in_every_locale(lambda: gettext(msgid)):
+            return key
+    return None
+
+
+class _BrokenXML(Exception):
+    """A part that is not well-formed XML (``line``/``column``), or declares a DTD (no position)."""
+
+    def __init__(self, line=None, column=None):
+        self.line, self.column = line, column
+        super().__init__(line, column)
+
+
+def check_workbook_file(data):
+    """Refuse, before openpyxl parses anything, a file that is not an .xlsx or is beyond any
+    deck: unpacking to more than ``MAX_UNPACKED`` bytes, holding more than ``MAX_PARTS`` files,
+    a sheet of the deck with more than its ``MAX_ROWS`` rows (declared or counted) or
+    ``MAX_CELLS`` cells, an XML part that is not well-formed or declares a DTD. Every part is
+    streamed through expat without building anything. Returns ``{sheet title: row limit}`` of
+    the deck's sheets; raises ``PackImportError``."""
+    data = bytes(data)
+    if len(data) > MAX_UNPACKED:
+        raise _too_large(len(data))
+    try:
+        archive = zipfile.ZipFile(BytesIO(data))
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        raise _not_xlsx() from None
+    with archive:
+        parts = archive.infolist()
+        if len(parts) > MAX_PARTS:
+            params = {"count": len(parts), "limit": MAX_PARTS}
+            raise _refusal("", "too_many_parts", gettext("the workbook holds {count} files; a workbook holds at "
+                                                         "most {limit}", **params), **params)
+        unpacked = sum(p.file_size for p in parts)
+        if unpacked > MAX_UNPACKED:
+            raise _too_large(unpacked)
+        try:
+            sheets = _deck_sheets(archive)
+            for info in parts:
+                if info.filename.endswith((".xml", ".rels")) and not info.is_dir():
+                    title = sheets.get(info.filename)
+                    _scan_part(archive, info, title if title is not None else info.filename,
+                               MAX_ROWS[_sheet_key(title)] if title is not None else None)
+        except (zipfile.BadZipFile, zlib.error, EOFError, RuntimeError, NotImplementedError, OSError):
+            # a bad CRC, a truncated or encrypted part, a compression Python cannot unpack
+            raise _damaged() from None
+    return {title: MAX_ROWS[_sheet_key(title)] for title in sheets.values()}
+
+
+def _deck_sheets(archive):
+    """``{part name: sheet title}`` of the worksheets that are sheets of a deck, found as a
+    spreadsheet application finds them: the package's relationships name the workbook part,
+    whose own relationships name each sheet's part. Not an .xlsx when any of it is missing."""
+    names = set(archive.namelist())
+    package = _small_xml(archive, "_rels/.rels", names)
+    workbook = next((_part_name("", r.get("Target", "")) for r in _elements(package, "Relationship")
+                     if r.get("Type", "").endswith("/officeDocument")), None)
+    if workbook is None or workbook not in names:
+        raise _not_xlsx()
+    folder, base = posixpath.split(workbook)
+    rels = _small_xml(archive, posixpath.join(folder, "_rels", base + ".rels"), names)
+    targets = {r.get("Id"): _part_name(folder, r.get("Target", "")) for r in _elements(rels, "Relationship")}
+    out = {}
+    for sheet in _elements(_small_xml(archive, workbook, names), "sheet"):
+        rel = next((v for k, v in sheet.attrib.items() if k.endswith("}id")), None)
+        part, title = targets.get(rel), sheet.get("name")
+        if part in names and _sheet_key(title) is not None:
+            out[part] = title
+    return out
+
+
+def _small_xml(archive, name, names):
+    """A small part of the package's manifest, parsed (after the same expat check as any part)."""
+    if name not in names:
+        raise _not_xlsx()
+    info = archive.getinfo(name)
+    if info.file_size > _MANIFEST_LIMIT:
+        raise _damaged(name)
+    _scan_part(archive, info, name, None)
+    try:
+        return ElementTree.fromstring(archive.read(name))
+    except ElementTree.ParseError:
+        raise _damaged(name) from None
+
+
+def _elements(root, local):
+    return [e for e in root.iter() if isinstance(e.tag, str) and e.tag.rpartition("}")[2] == local]
+
+
+def _part_name(folder, target):
+    """A relationship's target as a part name of the archive (no leading slash)."""
+    path = target[1:] if target.startswith("/") else posixpath.join(folder, target)
+    return posixpath.normpath(path).lstrip("/")
+
+
+def _scan_part(archive, info, where, row_limit):
+    """Stream one XML part through expat (well-formed, no DTD) without building anything; for a
+    sheet of a deck (``row_limit`` given) also read its declared dimension and count its rows
+    and cells, stopping at the first limit passed. Refusals name ``where``."""
+    try:
+        _scan_xml(archive, info, where, row_limit)
+    except _BrokenXML as bad:
+        if bad.line is None:
+            raise _damaged(where) from None
+        params = {"line": bad.line, "column": bad.column}
+        raise _refusal(where, "bad_xml", gettext("the workbook is damaged: its XML is broken at line {line}, column "
+                                                 "{column}; save it again in Excel", **params), **params) from None
+
+
+def _scan_xml(archive, info, where, row_limit):
+    parser = expat.ParserCreate()
+
+    def no_dtd(*_args):
+        raise _BrokenXML()
+    parser.StartDoctypeDeclHandler = no_dtd
+    parser.EntityDeclHandler = no_dtd
+    rows = cells = 0
+    carry = b""
+    first = True
+    with archive.open(info) as stream:
+        while True:
+            chunk = stream.read(_XML_CHUNK)
+            try:
+                parser.Parse(chunk, not chunk)
+            except expat.ExpatError as err:
+                raise _BrokenXML(err.lineno, err.offset + 1) from None
+            if row_limit is not None:
+                if first:
+                    first = False
+                    dimension = _DIMENSION.search(chunk)
+                    last = dimension.group(1) if dimension else None
+                    if last and (len(last) > 9 or int(last) > row_limit):
+                        raise _too_many_rows(where, row_limit)
+                text = carry + chunk
+                cut = text.rfind(b"<") if chunk else -1
+                if cut < 0 or len(text) - cut > 64:  # no tag can start in a longer tail
+                    cut = len(text)
+                counted, carry = text[:cut], text[cut:]
+                rows += len(_ROW_TAG.findall(counted))
+                cells += len(_CELL_TAG.findall(counted))
+                if rows > row_limit:
+                    raise _too_many_rows(where, row_limit)
+                if cells > MAX_CELLS:
+                    raise _refusal(where, "too_many_cells", gettext("the sheet has more than {limit} filled cells; "
+                                                                    "a deck has far fewer", limit=MAX_CELLS),
+                                   limit=MAX_CELLS)
+            if not chunk:
+                return
+
+
+class _Cell:
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+_EMPTY = _Cell(None)
+
+
+class _Sheet:
+    """A sheet's values as read (rows of at most ``MAX_COLUMNS``), with the little of openpyxl's
+    ``Worksheet`` the reader uses: ``title``, ``max_row``, ``max_column``, ``cell(row, column)``."""
+
+    def __init__(self, title, rows):
+        self.title = title
+        self.rows = rows
+        self.max_row = len(rows)
+        self.max_column = max((len(r) for r in rows), default=0)
+
+    def cell(self, row, column):
+        if 1 <= row <= len(self.rows):
+            values = self.rows[row - 1]
+            if 1 <= column <= len(values):
+                return _Cell(values[column - 1])
+        return _EMPTY
+
+
+@dataclass
+class _Book:
+    worksheets: list
+
+
+def _read_sheet(ws, limit):
+    """A sheet of a deck streamed by openpyxl (``read_only``), refused past ``limit`` rows
+    (counted again here: the count before did not see a row number jumping ahead)."""
+    limit = limit if limit is not None else max(MAX_ROWS.values())
+    width = min(ws.max_column or MAX_COLUMNS, MAX_COLUMNS)
+    rows = []
+    try:
+        for values in ws.iter_rows(min_row=1, max_row=limit + 1, max_col=width, values_only=True):
+            if len(rows) == limit:
+                raise _too_many_rows(ws.title, limit)
+            values = list(values)
+            while values and values[-1] is None:
+                values.pop()
+            rows.append(values)
+    except PackImportError:
+        raise
+    except Exception:  # noqa: BLE001 - a sheet openpyxl cannot parse is a damaged workbook, not a 500
+        raise _damaged(ws.title) from None
+    while rows and not rows[-1]:
+        rows.pop()
+    return _Sheet(ws.title, rows)
 
 
 @dataclass
@@ -439,7 +717,7 @@ class _WorkbookReader:
                 continue
             cell = ws.cell(row=r, column=2)
             if key == "skill_max":
-                value, ok = self._number(cell.value, "positive", "instructions", r, 2)
+                value, ok = self._number(cell.value, "positive", "instructions", r, 2, MAX_SP)
                 out[key] = value if ok else None
             else:
                 out[key] = _text(cell.value)
@@ -523,7 +801,7 @@ class _WorkbookReader:
         out, ok = {}, True
         for s in SKILLS:
             name = f"{group}.{s}"
-            value, good = self._number(values.get(name), "count", sheet_key, place.row, place.cols[name])
+            value, good = self._number(values.get(name), "count", sheet_key, place.row, place.cols[name], MAX_SP)
             ok &= good
             if good and value:
                 out[s] = value
@@ -552,7 +830,7 @@ class _WorkbookReader:
             card[group], ok = self._skill_map(sheet_key, place, values, group)
             if not ok:
                 self.tainted.add((item, index, "gains" if group == "gains" else group))
-        free, ok = self._number(values.get("free"), "count", sheet_key, row, place.cols["free"])
+        free, ok = self._number(values.get("free"), "count", sheet_key, row, place.cols["free"], MAX_SP)
         card["free"] = free if ok else 0
         if not ok:
             self.tainted.add((item, index, "gains"))
@@ -560,7 +838,7 @@ class _WorkbookReader:
         if values.get("special.text") not in (None, "") or "special.redistribute" in place.filled:
             special = {"text": _text(values.get("special.text"))}
             redistribute, ok = self._number(values.get("special.redistribute"), "positive", sheet_key, row,
-                                            place.cols["special.redistribute"])
+                                            place.cols["special.redistribute"], MAX_SP)
             if ok and redistribute is not None:
                 special["redistribute"] = redistribute
             card["special"] = special
@@ -606,7 +884,7 @@ class _WorkbookReader:
                              {"column": label}, r, (cols["xp"],))
                 value, ok = None, False
             else:
-                value, ok = self._number(values["xp"], "count", "levels", r, cols["xp"])
+                value, ok = self._number(values["xp"], "count", "levels", r, cols["xp"], MAX_XP)
             if not ok:
                 self.tainted.add(("levels", index, "*"))
             levels.append(value if ok else None)
@@ -626,9 +904,10 @@ class _WorkbookReader:
                     break
         return header or col.label()
 
-    def _number(self, value, kind, sheet_key, row, col):
-        """``(number, ok)`` from a cell that takes a whole number; reports what is wrong with it.
-        ``count``: empty is 0, negatives refused; ``positive``: empty is None, at least 1."""
+    def _number(self, value, kind, sheet_key, row, col, maximum):
+        """``(number, ok)`` from a cell that takes a whole number up to ``maximum``; reports what
+        is wrong with it. ``count``: empty is 0, negatives refused; ``positive``: empty is None,
+        at least 1. A number too long to be any number of the game is never converted."""
         empty = None if kind == "positive" else 0
         if _blank(value):
             return empty, True
@@ -637,6 +916,10 @@ class _WorkbookReader:
             number = None
         elif isinstance(value, int):
             number = value
+        elif isinstance(value, float) and math.isnan(value):
+            number = None
+        elif isinstance(value, float) and (math.isinf(value) or abs(value) > 10 ** _LONGEST):
+            return self._above(maximum, str(value), sheet_key, row, col, empty)
         elif isinstance(value, float):
             if value != int(value):
                 self.problem(sheet_key, gettext("{value} is not a whole number", value=_text(value)),
@@ -644,6 +927,8 @@ class _WorkbookReader:
                 return empty, False
             number = int(value)
         elif isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", value):
+            if len(value.strip().lstrip("+-")) > _LONGEST:
+                return self._above(maximum, shown(value.strip()), sheet_key, row, col, empty)
             number = int(value)
         elif isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+[.,]\d+\s*", value):
             self.problem(sheet_key, gettext("{value} is not a whole number", value=value.strip()),
@@ -658,10 +943,18 @@ class _WorkbookReader:
                          "below_minimum", {"minimum": 1, "value": number}, row, (col,))
             return empty, False
         if number < 0:
-            self.problem(sheet_key, gettext("must not be negative, got {value}", value=number), "negative",
-                         {"value": number}, row, (col,))
+            self.problem(sheet_key, gettext("must not be negative, got {value}", value=shown(number)), "negative",
+                         {"value": shown(number)}, row, (col,))
             return empty, False
+        if number > maximum:
+            return self._above(maximum, shown(number), sheet_key, row, col, empty)
         return number, True
+
+    def _above(self, maximum, value, sheet_key, row, col, empty):
+        params = {"maximum": maximum, "value": value}
+        self.problem(sheet_key, problem_text(IMPORT_TEMPLATES["above_maximum"], params), "above_maximum", params,
+                     row, (col,))
+        return empty, False
 
     # -- the rules engine's problems, back to their cells --
     def _is_tainted(self, p):
@@ -675,7 +968,7 @@ class _WorkbookReader:
         if p.item == "pack":
             return self._locate_setting(p)
         sheet_key = SHEET_OF_ITEM[p.item]
-        if p.item == "levels" and p.index is None:
+        if p.item == "levels" and p.index is None and p.key != "too_many":
             col = self.rows["levels"][0].cols["xp"] if self.rows["levels"] else 2
             return self.problem("levels", gettext("the sheet lists no rows"), p.key, p.params, 2, (col,),
                                 pack_problem=p)
@@ -709,6 +1002,8 @@ class _WorkbookReader:
 
     def _locate_setting(self, p):
         name = p.field or ""
+        if name in ("characters", "cards") and p.key == "too_many":
+            return self.problem(name, problem_message(p), p.key, p.params, pack_problem=p)
         if name in ("characters", "cards"):
             return self.problem(name, gettext("the sheet lists no rows"), p.key, p.params, 2, (1,), pack_problem=p)
         r = self.settings_rows.get(name)
@@ -728,6 +1023,6 @@ def _text(value):
     """A cell's value as text: numbers without a trailing ".0", empty as ""."""
     if value is None:
         return ""
-    if isinstance(value, float) and value == int(value):
+    if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return value if isinstance(value, str) else str(value)

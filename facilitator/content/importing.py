@@ -11,9 +11,9 @@ This module also reads and writes the JSON form (`lyceum-pack/1`); ``excel.py`` 
 workbook and reuses the problem texts from here.
 """
 
-import json
 from dataclasses import dataclass, field as dataclass_field
 
+from .. import safejson
 from ..i18n import gettext, skill_name
 from ..rules import ERA_KEYS, SKILLS, pack_problems
 from ..rules.cards import COLORS
@@ -187,25 +187,26 @@ def json_to_pack(data, pack_id=None, title=None):
     """A ``ContentPack`` from `lyceum-pack/1` JSON text or bytes; raises ``PackImportError``
     listing every problem by card or character code and field. ``pack_id``/``title``, when
     given, replace the file's."""
-    if isinstance(data, (bytes, bytearray)):
-        try:
-            data = bytes(data).decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise PackImportError([ImportProblem("", gettext("the file is not UTF-8 text"),
-                                                 "not_utf8")]) from None
     try:
-        obj = json.loads(data)
-    except json.JSONDecodeError as err:
-        raise PackImportError([ImportProblem(
-            "JSON", gettext("not valid JSON: line {line}, column {column}: {error}",
-                            line=err.lineno, column=err.colno, error=err.msg),
-            "not_json", {"line": err.lineno, "column": err.colno})]) from None
+        obj = safejson.loads(data, what="JSON")
+    except safejson.JSONInputError as err:
+        raise PackImportError([_json_problem(err)]) from None
     if isinstance(obj, dict):
         obj.update({k: v for k, v in (("id", pack_id), ("title", title)) if v is not None})
     pack, problems = pack_problems(obj)
     if problems:
         raise PackImportError([from_pack_problem(p) for p in problems])
     return pack
+
+
+def _json_problem(err):
+    """A refusal of ``safejson`` as the one problem of a JSON pack, in the user's language."""
+    if err.key == "not_utf8":
+        return ImportProblem("", gettext("the file is not UTF-8 text"), "not_utf8")
+    if err.key == "not_json":
+        return ImportProblem("JSON", gettext("not valid JSON: line {line}, column {column}: {error}", **err.params),
+                             "not_json", {"line": err.params["line"], "column": err.params["column"]})
+    return ImportProblem("JSON", gettext(err.template, **err.params), err.key, dict(err.params))
 
 
 def load_pack_bytes(data, filename="", pack_id=None, title=None):
@@ -221,4 +222,4 @@ def load_pack_bytes(data, filename="", pack_id=None, title=None):
 
 def pack_to_json(pack):
     """The pack's `lyceum-pack/1` JSON text (UTF-8 letters as they are, indented)."""
-    return json.dumps(pack.to_dict(), ensure_ascii=False, indent=2) + "\n"
+    return safejson.dumps_safe(pack.to_dict(), indent=2) + "\n"
