@@ -7,7 +7,7 @@ a record written back loses nothing. What needs the pack or the table (a card's 
 unknown keys and ids) is checked by the ``Game``, as malformed too.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 
 from ..errors import MalformedError
 
@@ -124,6 +124,19 @@ class Move:
         return out
 
 
+_DEFAULTS = {f.name: f.default for f in fields(Move) if f.default is not MISSING}
+
+
+def _new_move(args):
+    """A ``Move`` from checked fields, without the frozen dataclass's one ``__setattr__`` per
+    field (records are read move by move on every replay)."""
+    values = dict(_DEFAULTS)
+    values.update(args)
+    move = object.__new__(Move)
+    object.__setattr__(move, "__dict__", values)
+    return move
+
+
 def _text(value, path):
     if not isinstance(value, str) or not value:
         raise MalformedError(path, "must be a non-empty text, got {value!r}", value=value)
@@ -222,7 +235,7 @@ def read_move(data, path="move", partial=False):
     args["extra"] = {k: v for k, v in data.items()
                      if (k not in known and k not in _COMMON) or (k in ("at", "note") and v is None)}
     args["keys"] = tuple(data)
-    return Move(**args)
+    return _new_move(args)
 
 
 def write_move(move):

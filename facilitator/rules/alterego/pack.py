@@ -448,11 +448,30 @@ def pack_problems(data):
     return pack, []
 
 
+_PACKS = {}  # JSON text of a valid pack -> its Pack: the records of one event share their pack
+_PACKS_KEPT = 8
+
+
 def read_pack(data):
-    """A ``Pack`` from its `alterego-pack/1` JSON object; raises ``PackError`` listing every problem."""
+    """A ``Pack`` from its `alterego-pack/1` JSON object; raises ``PackError`` listing every problem.
+
+    Every record carries its pack inline, so the same pack is read again and again (each
+    replay of each table): a pack read before is recognised by its JSON text (exact: ``1``
+    and ``true`` differ there) and the same immutable ``Pack`` is returned."""
+    try:
+        text = json.dumps(data, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = None
+    pack = _PACKS.get(text) if text is not None else None
+    if pack is not None:
+        return pack
     pack, problems = pack_problems(data)
     if problems:
         raise PackError(problems)
+    if text is not None:
+        if len(_PACKS) >= _PACKS_KEPT:
+            del _PACKS[next(iter(_PACKS))]
+        _PACKS[text] = pack
     return pack
 
 
