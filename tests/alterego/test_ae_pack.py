@@ -272,3 +272,18 @@ def test_unknown_keys_are_kept_and_written_back():
 def test_a_pack_that_is_not_an_object_is_refused():
     with pytest.raises(PackError):
         read_pack(["not", "a", "pack"])
+
+
+def test_a_pack_read_before_is_the_same_object_and_nothing_else_is():
+    """``read_pack`` recognises a pack it read before by its exact JSON text: ``1`` is not
+    ``true`` there, so a near-copy is read (and refused) on its own."""
+    data = pack_data()
+    assert read_pack(data) is read_pack(pack_data())
+    near = pack_data()
+    card(near, "tyo")["work"] = 1  # equal to True in Python, not in JSON
+    with pytest.raises(PackError) as info:
+        read_pack(near)
+    assert [(p.code, p.field) for p in info.value.problems] == [("tyo", "work")]
+    renamed = pack_data()
+    renamed["title"] = "Alter Ego – turnausversio"
+    assert read_pack(renamed) is not read_pack(data) and read_pack(renamed).title == renamed["title"]
