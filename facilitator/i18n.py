@@ -21,7 +21,10 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
-LOCALES = ("ru", "en")
+LOCALES = ("ru", "en")  # the languages of «16/25»'s screens and sheets
+#: every language the app speaks: each game offers its own (``Ruleset.locales``): Alter Ego adds
+#: Finnish, New Angeles Swedish
+ALL_LOCALES = ("ru", "en", "fi", "sv")
 DEFAULT_LOCALE = "ru"
 
 _current = contextvars.ContextVar("facilitator_locale", default=DEFAULT_LOCALE)
@@ -32,7 +35,7 @@ def normalize(locale):
     if not locale:
         return DEFAULT_LOCALE
     short = str(locale).replace("-", "_").split("_")[0].lower()
-    return short if short in LOCALES else DEFAULT_LOCALE
+    return short if short in ALL_LOCALES else DEFAULT_LOCALE
 
 
 @lru_cache(maxsize=None)

@@ -57,7 +57,15 @@ LYCEUM = Ruleset(key="lyceum-16-25", name="16/25", pack_format="lyceum-pack/1",
                  record_format="lyceum-record/1", standings_format="lyceum-standings/1",
                  locales=("ru", "en"), engine="facilitator.rules.lyceum_ruleset", players=(3, 4))
 
-RULESETS = {r.key: r for r in (LYCEUM,)}
+ALTER_EGO = Ruleset(key="alter-ego-3", name="Alter Ego", pack_format="alterego-pack/1",
+                    record_format="alterego-record/1", standings_format="alterego-standings/1",
+                    locales=("fi", "en", "ru"), engine="facilitator.rules.alterego.ruleset", players=(2, 3))
+
+NEW_ANGELES = Ruleset(key="new-angeles", name="New Angeles", pack_format="newangeles-pack/1",
+                      record_format="newangeles-record/1", standings_format="newangeles-standings/1",
+                      locales=("en", "sv", "ru"), engine="facilitator.rules.newangeles.ruleset", players=(4, 6))
+
+RULESETS = {r.key: r for r in (LYCEUM, ALTER_EGO, NEW_ANGELES)}
 
 
 def register(ruleset):

@@ -157,7 +157,10 @@ def event_standings(session, event_id, tables=None):
     parts = [t.standing for t in tables if t.standing is not None and not t.broken]
     left_out = [t.table.name for t in tables if t.broken]
     ranking = rules.event_ranking(parts)
+    extra = {k: v for k, v in ranking.items() if k not in ("teams", "individuals", "ranked_by")}
     return {
+        **extra,
+        "ruleset": rules.key,
         "format": rules.standings_format,
         "tables": parts,
         "teams": ranking.get("teams", []),

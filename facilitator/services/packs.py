@@ -77,7 +77,8 @@ def list_packs(session, ruleset=None):
     newest = {}
     for row in session.exec(query).all():
         newest[(row.ruleset, row.key)] = row
-    return list(newest.values())
+    # «16/25» first (the app's first game), then the other games
+    return sorted(newest.values(), key=lambda r: (r.ruleset != LYCEUM, r.ruleset, r.key))
 
 
 def ensure_sample(session, ruleset=LYCEUM):

@@ -105,6 +105,12 @@ def create_app(test_config=None):
     from ..rules import SKILLS
     app.jinja_env.globals.update(LOCALES=i18n.LOCALES, SKILLS=SKILLS, skill_short=words.skill_short)
     app.jinja_env.filters.update(signed=words.signed, number=words.number, date=words.format_date)
+    app.jinja_env.globals.update(game_name=game_name)
+
+    @app.get("/favicon.ico")
+    def _favicon():
+        from flask import redirect, url_for
+        return redirect(url_for("static", filename="favicon.svg"), 301)
 
     @app.context_processor
     def _roles():
@@ -114,9 +120,14 @@ def create_app(test_config=None):
     @app.before_request
     def _locale():
         wanted = request.args.get("lang")
-        if wanted in i18n.LOCALES:
+        if wanted in i18n.ALL_LOCALES:
             session["lang"] = wanted
         g.locale_token = i18n.set_locale(session.get("lang") or i18n.DEFAULT_LOCALE)
+        g.page_locales = i18n.LOCALES
+
+    @app.context_processor
+    def _languages():
+        return {"page_locales": g.get("page_locales", i18n.LOCALES)}
 
     @app.teardown_request
     def _end_request(_exc=None):
@@ -146,6 +157,23 @@ def create_app(test_config=None):
     from .filters import register_filters
     register_filters(app)
     return app
+
+
+def game_name(ruleset):
+    """A game's name as its players know it (``16/25``, ``Alter Ego``, ``New Angeles``)."""
+    from ..rules import registry
+    try:
+        return registry.get(ruleset).name
+    except KeyError:
+        return ruleset
+
+
+def use_locales(locales):
+    """This page speaks ``locales`` (its game's, its players' own first): the language chosen
+    on this browser if it is one of them, else the first; the switcher offers only these."""
+    g.page_locales = tuple(locales)
+    wanted = session.get("lang")
+    i18n.set_locale(wanted if wanted in locales else locales[0])
 
 
 def db():

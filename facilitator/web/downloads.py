@@ -3,12 +3,17 @@ written under the exports folder (one folder per event), then sent to the browse
 
 import re
 import unicodedata
+from importlib import import_module
 from io import BytesIO
 
 from flask import abort, current_app, send_file
 
 from .. import reports, services
 from ..i18n import gettext as _
+
+#: the reports module of each game other than «16/25» (``facilitator.reports.<name>``): it makes
+#: ``table_protocol_xlsx`` and ``table_protocol_pdf`` (game, undone=, event=, event_date=)
+GAME_REPORTS = {"alter-ego-3": "alterego", "new-angeles": "newangeles"}
 
 MIMETYPES = {
     "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
@@ -49,6 +54,12 @@ def table_download(session, table_id, kind):
     if loaded.game is None or loaded.broken:
         abort(404)
     undone = loaded.undone_moves()
+    if loaded.table.ruleset in GAME_REPORTS:  # another game's own protocol
+        module = import_module(f"facilitator.reports.{GAME_REPORTS[loaded.table.ruleset]}")
+        ext = kind.rsplit(".", 1)[1]
+        make = module.table_protocol_xlsx if ext == "xlsx" else module.table_protocol_pdf
+        data = make(loaded.game, undone=undone, event=event_name, event_date=event_date)
+        return _send(data, "protocol", ext, event_name, loaded.table.name)
     if kind == "protocol.xlsx":
         data = reports.table_protocol_xlsx(loaded.game, undone=undone, event=event_name)
         return _send(data, "protocol", "xlsx", event_name, loaded.table.name)

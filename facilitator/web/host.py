@@ -27,7 +27,7 @@ from ..rules.pack import read_inline_card
 from ..rules.registry import UnknownFormat
 from ..rules.standings import table_standing, winners
 from ..safejson import JSONInputError, loads as safe_loads
-from . import db_session
+from . import db_session, games
 from .auth import grant_table, granted_table_ids, is_organizer, may_host, require_table
 from .describe import pending_reasons, result_lines, turn_order_text
 from .forms import (RANDOM, AdjustForm, AfterForm, AllocateForm, DrawForm, ManualCardForm, NewTableForm,
@@ -44,11 +44,19 @@ def _check_access():
     if table_id is not None:
         with db_session() as s:
             try:
-                require_table(services.get_table(s, table_id))
+                table = services.get_table(s, table_id)
             except services.TableNotFound:
                 abort(404)
+            require_table(table)
+            if games.foreign(table) and request.endpoint in OWN_SCREENS:
+                return redirect(games.screen_url(table, OWN_SCREENS[request.endpoint]))
     elif request.endpoint == "host.import_table" and not is_organizer():
         abort(403)
+
+
+#: the «16/25» screens a table of another game is sent on from, to its own game's
+OWN_SCREENS = {"host.turn": "turn", "host.setup": "setup", "host.final": "final", "host.draw": "turn",
+               "host.draw_manual": "turn", "host.finish": "turn"}
 
 
 MOVE_FORMS = {

@@ -29,7 +29,11 @@ def projector_data(s, ev):
         shown = ordered[max(0, len(ordered) - ev.announce_step):]
         revealed = {"step": ev.announce_step, "total": len(ordered), "teams": shown,
                     "done": ev.announce_step >= len(ordered)}
+    extra = {k: v for k, v in result.items() if k not in ("format", "tables", "teams", "individuals", "ranked_by",
+                                                           "left_out", "provisional", "ruleset")}
     return {
+        **extra,
+        "ruleset": ev.ruleset,
         "event": {"id": ev.id, "name": ev.name, "date": ev.date},
         "provisional": result["provisional"],
         "ranked_by": result["ranked_by"],

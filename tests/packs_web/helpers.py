@@ -194,7 +194,7 @@ def db(app):
 def versions(app, key="sample"):
     """Every stored version of a pack, oldest first, as ``(version, data)``."""
     with db(app) as s:
-        rows = s.exec(select(ContentPackRow).where(ContentPackRow.key == key)
+        rows = s.exec(select(ContentPackRow).where(ContentPackRow.ruleset == "lyceum-16-25", ContentPackRow.key == key)
                       .order_by(ContentPackRow.version)).all()
         return [(r.version, json.loads(r.data)) for r in rows]
 

@@ -34,7 +34,8 @@ def create_event(client, tables=2):
     """The event, created on the organizer's home page with the sample pack; its table ids."""
     form = get(client, "/organizer/").form("/organizer/events")
     with db(client.application) as s:
-        sample_v1 = s.exec(ContentPackRow.__table__.select().where(ContentPackRow.key == "sample")).first()
+        sample_v1 = s.exec(ContentPackRow.__table__.select().where(ContentPackRow.ruleset == "lyceum-16-25",
+                                                                   ContentPackRow.key == "sample")).first()
     assert form.fields["pack"] == str(sample_v1.id)
     answer = submit(client, form, name="Кубок лицея", date="2026-11-29", tables=tables)
     event_id = int(re.search(r"/events/(\d+)$", answer.response.headers["Location"]).group(1))

@@ -1,0 +1,41 @@
+"""The New Angeles tracker as a ruleset of the registry: the adapter functions the app and the
+CLI call for any game. A setup is stored as the record's ``setup`` key (``{"setup": {...}}``)."""
+
+from .game import Game
+from .moves import read_move as _read_move
+from .pack import default_pack_data, read_pack
+from .record import Record, read_record, replay
+from .setup import read_setup as _read_setup
+from .standings import capital_ranking, standings, table_standing
+
+__all__ = ["read_pack", "default_pack_data", "read_setup", "setup_json", "new_game", "read_move",
+           "read_record", "make_record", "replay", "table_standing", "standings", "event_ranking"]
+
+
+def read_setup(value, path="setup"):
+    return _read_setup(value, path if path != "players" else "")
+
+
+def setup_json(setup):
+    return setup.to_dict()
+
+
+def new_game(pack, setup, table=""):
+    return Game(pack, setup, table=table)
+
+
+def read_move(data, path="move"):
+    return _read_move(data, path)
+
+
+def make_record(table, pack, setup, moves):
+    return Record(table=table, pack=pack, setup=setup, moves=list(moves))
+
+
+def event_ranking(tables):
+    """An event of New Angeles tables: no team score; the winners of each table and every
+    player by capital (ties share the place)."""
+    winners = [{"table": t["table"], "winners": t.get("winners", []), "finished": t["finished"],
+                "ended_by": t.get("ended_by")} for t in tables]
+    return {"teams": [], "individuals": capital_ranking(tables) if tables else [], "ranked_by": "capital",
+            "winners": winners}

@@ -1,0 +1,37 @@
+"""The screens of each game. «16/25»'s are the ``host`` blueprint; every other ruleset brings a
+blueprint of its own (``/ae/…`` for Alter Ego, ``/na/…`` for New Angeles) and registers here
+which of its views shows a table's setup, its turn and its final results. A table opened by its
+generic address (``/table/<id>``, the host link, the PIN) lands on its own game's screens."""
+
+from dataclasses import dataclass
+
+from flask import url_for
+
+LYCEUM = "lyceum-16-25"
+
+
+@dataclass(frozen=True)
+class GameScreens:
+    ruleset: str
+    turn: str  # the endpoint of a table's main screen (takes ``table_id``)
+    setup: str
+    final: str
+
+
+SCREENS = {LYCEUM: GameScreens(LYCEUM, "host.turn", "host.setup", "host.final")}
+
+
+def register(screens):
+    SCREENS[screens.ruleset] = screens
+    return screens
+
+
+def screen_url(table, which="turn", **values):
+    """Where a table's ``which`` screen (turn, setup, final) is, by its game."""
+    screens = SCREENS.get(table.ruleset, SCREENS[LYCEUM])
+    return url_for(getattr(screens, which), table_id=table.id, **values)
+
+
+def foreign(table):
+    """True when the table plays another game than «16/25» (its screens are elsewhere)."""
+    return table.ruleset != LYCEUM and table.ruleset in SCREENS
