@@ -153,6 +153,8 @@ def create_app(test_config=None):
     app.register_blueprint(public.bp)
     app.register_blueprint(packs.bp)
     csrf.exempt(api.bp)
+    from . import games
+    games.register_blueprints(app)
     errors.register(app)
     from .filters import register_filters
     register_filters(app)

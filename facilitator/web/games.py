@@ -21,6 +21,21 @@ class GameScreens:
 SCREENS = {LYCEUM: GameScreens(LYCEUM, "host.turn", "host.setup", "host.final")}
 
 
+#: the blueprint module of each game besides «16/25» (``facilitator.web.<name>``, with ``bp``)
+GAME_MODULES = ("alterego", "newangeles")
+
+
+def register_blueprints(app, csrf=None):
+    """Register every game's blueprint that is installed (its module defines ``bp``)."""
+    from importlib import import_module
+    from importlib.util import find_spec
+    for name in GAME_MODULES:
+        if find_spec(f"facilitator.web.{name}") is None:
+            continue
+        module = import_module(f"facilitator.web.{name}")
+        app.register_blueprint(module.bp)
+
+
 def register(screens):
     SCREENS[screens.ruleset] = screens
     return screens
