@@ -1,4 +1,4 @@
-"""``facilitator export RECORD.json [...] [--xlsx] [--pdf] [--out DIR] [--event NAME] [--lang ru|en]``.
+"""``facilitator export RECORD.json [...] [--xlsx] [--pdf] [--out DIR] [--event NAME] [--date YYYY-MM-DD] [--lang ru|en]``.
 
 Replays the game records (several records are the tables of one event) and writes under
 ``DIR/<event>/`` (``DIR`` defaults to ``exports``):
@@ -13,8 +13,9 @@ rules stops the command before anything is written: exit status 2 and the same o
 error as ``facilitator replay`` on stderr.
 """
 
+import argparse
 import sys
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 
 from ..i18n import LOCALES, use_locale
@@ -35,8 +36,31 @@ def register(subparsers):
     p.add_argument("--event", metavar="NAME",
                    help="the event's name for headings and file names (default: the records' \"event\" "
                         "key, if they have one)")
+    p.add_argument("--date", metavar="YYYY-MM-DD", type=_iso_day,
+                   help="the event's day, printed on the sheets and certificates (default: the records' "
+                        "\"event_date\" key, if they agree on one; else no date)")
     p.add_argument("--lang", choices=LOCALES, default="ru", help="language of the documents (default: ru)")
     p.set_defaults(func=cmd_export)
+
+
+def _iso_day(text):
+    try:
+        return date.fromisoformat(text).isoformat()
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date YYYY-MM-DD: {text!r}") from None
+
+
+def _event_date(loaded):
+    """The records' common ``"event_date"`` key (an ISO date), if they agree on one."""
+    days = {record.extra.get("event_date") for _path, record, _game in loaded}
+    if len(days) == 1:
+        day = days.pop()
+        if isinstance(day, str):
+            try:
+                return _iso_day(day)
+            except argparse.ArgumentTypeError:
+                return None
+    return None
 
 
 def _distinct_names(loaded):
@@ -63,8 +87,9 @@ def _event_name(loaded):
     return None
 
 
-def export(loaded, out, event=None, xlsx=True, pdf=True, now=None):
-    """Write the files for replayed records ``[(path, record, game)]``; return the paths written."""
+def export(loaded, out, event=None, xlsx=True, pdf=True, now=None, event_date=None):
+    """Write the files for replayed records ``[(path, record, game)]``; return the paths written.
+    ``event_date``: the event's day, ISO ``YYYY-MM-DD`` (default: the records' ``event_date``)."""
     # imported here, not at the top: the CLI builds every subcommand's parser on each call,
     # and `facilitator replay` should not wait for openpyxl and WeasyPrint to load
     from .files import write_export
@@ -74,25 +99,28 @@ def export(loaded, out, event=None, xlsx=True, pdf=True, now=None):
 
     now = now or datetime.now().astimezone()
     event = event or _event_name(loaded)
+    event_date = event_date or _event_date(loaded)
     written = []
 
     def save(data, kind, ext, table=None):
         written.append(write_export(data, out, kind, ext, event=event, table=table, when=now))
 
-    protocols = [build_protocol(game, event=event, now=now) for _path, _record, game in loaded]
+    protocols = [build_protocol(game, event=event, now=now, event_date=event_date)
+                 for _path, _record, game in loaded]
     for protocol in protocols:
         if xlsx:
             save(table_protocol_xlsx(protocol), "protocol", "xlsx", protocol.table)
         if pdf:
             save(table_protocol_pdf(protocol), "protocol", "pdf", protocol.table)
             game = protocol.game
-            save(blank_protocol_pdf(game.table, game.setup, pack=game.pack, event=event, now=now),
+            save(blank_protocol_pdf(game.table, game.setup, pack=game.pack, event=event, now=now,
+                                    event_date=event_date),
                  "blank", "pdf", protocol.table)
     if xlsx:
-        save(event_workbook_xlsx(protocols, event=event, now=now), "results", "xlsx")
+        save(event_workbook_xlsx(protocols, event=event, now=now, event_date=event_date), "results", "xlsx")
     if pdf:
-        save(event_results_pdf(protocols, event=event, now=now), "results", "pdf")
-        save(certificates_pdf(protocols, event=event, now=now), "certificates", "pdf")
+        save(event_results_pdf(protocols, event=event, now=now, event_date=event_date), "results", "pdf")
+        save(certificates_pdf(protocols, event=event, now=now, event_date=event_date), "certificates", "pdf")
     return written
 
 
@@ -110,7 +138,7 @@ def cmd_export(args):
     want_pdf = args.pdf or not args.xlsx
     with use_locale(args.lang):
         try:
-            written = export(loaded, args.out, event=args.event, xlsx=want_xlsx, pdf=want_pdf)
+            written = export(loaded, args.out, event=args.event, xlsx=want_xlsx, pdf=want_pdf, event_date=args.date)
         except OSError as err:
             print(f"{args.out}: cannot write the files: {err.strerror or err}", file=sys.stderr)
             return 1

@@ -52,7 +52,7 @@ _CENTER = Alignment(horizontal="center", vertical="top", wrap_text=True)
 _RIGHT = Alignment(horizontal="right", vertical="top")
 
 INT = "#,##0"
-SIGNED = "+#,##0;-#,##0;0"
+SIGNED = '+#,##0;"\u2212"#,##0;0'  # a real minus sign (U+2212), as the printed sheets write it
 AVERAGE = "#,##0.0"
 
 

@@ -110,3 +110,28 @@ def test_a_malformed_record_file_is_refused_in_one_line(capsys, tmp_path, conten
 def test_a_missing_file(capsys, tmp_path):
     status, _out, err = run(capsys, "export", str(tmp_path / "nope.json"))
     assert status == 2 and "cannot read the file" in err
+
+
+def test_export_prints_the_events_date_given_or_kept_in_the_records(capsys, tmp_path, records):
+    from io import BytesIO
+
+    from pypdf import PdfReader
+    status, out, err = run(capsys, "export", str(records[0]), "--pdf", "--out", str(tmp_path / "a"),
+                           "--date", "2025-05-17")
+    assert status == 0, err
+    certificates = next(p for p in out.splitlines() if "дипломы" in p or "certificates" in p)
+    text = " ".join(page.extract_text() for page in PdfReader(BytesIO(open(certificates, "rb").read())).pages)
+    assert "17.05.2025" in text
+    data = record_data("Стол 1")
+    data["event_date"] = "2025-05-18"
+    kept = write_record_file(tmp_path / "kept.json", data)
+    status, out, err = run(capsys, "export", str(kept), "--pdf", "--out", str(tmp_path / "b"))
+    assert status == 0, err
+    protocol = out.splitlines()[0]
+    assert "18.05.2025" in PdfReader(BytesIO(open(protocol, "rb").read())).pages[0].extract_text()
+
+
+def test_export_refuses_a_date_that_is_not_one(capsys, records, tmp_path):
+    with pytest.raises(SystemExit):
+        main(["export", str(records[0]), "--out", str(tmp_path), "--date", "17.05.2025"])
+    assert "YYYY-MM-DD" in capsys.readouterr().err

@@ -159,6 +159,24 @@ def test_log_lists_every_move_with_deferral_expiry_and_specials(book):
     assert "причина: спецвозможность L-R-02" in ws.cell(by_number[20], cols["Подробности"]).value
 
 
+def test_signed_numbers_show_a_real_minus_sign(book):
+    ws = book["Журнал"]
+    header = find_row(ws, "№")
+    cols = header_columns(ws, header)
+    allocated = next(r for r in range(header + 1, ws.max_row + 1) if ws.cell(r, cols["№"]).value == 4)
+    cell = ws.cell(allocated, cols["Свободные SP ±"])
+    assert cell.value == -5
+    assert cell.number_format == '+#,##0;"\u2212"#,##0;0'
+
+
+def test_the_events_date_is_a_date_cell_read_the_russian_way(game):
+    with use_locale("ru"):
+        wb = open_book(table_protocol_xlsx(game, event="Турнир лицея", event_date="2025-05-17", now=NOW))
+    ws = wb["Подготовка"]
+    cell = ws.cell(find_row(ws, "Дата"), 2)
+    assert cell.value.date() == date(2025, 5, 17) and cell.number_format == "DD.MM.YYYY"
+
+
 def test_log_marks_undone_moves_and_expired_cards(book):
     ws = book["Журнал"]
     header = find_row(ws, "№")
