@@ -12,7 +12,7 @@ from facilitator.reports.chart import axis, nice_step, tick_label, xp_chart_svg
 from facilitator.reports.pdf import table_protocol_pdf
 from facilitator.reports.protocol import build_protocol
 
-from .conftest import MOVES, game_of, record_data
+from .conftest import game_of, record_data
 
 NOW = datetime(2025, 5, 17, 12, 0, tzinfo=timezone.utc)
 SVG = "{http://www.w3.org/2000/svg}"
@@ -27,28 +27,42 @@ def gridlines(svg):
     return labels
 
 
-def corrected_game(xp):
-    """The hand-made game after round 1, then a host's correction of ``xp`` XP for Аня."""
-    return game_of(record_data(moves=MOVES[:4] + [{"type": "adjust", "player": "Аня", "xp": xp,
-                                                   "reason": "проверка шкалы"}]))
+def corrected(game, xp):
+    """The hand-made game's protocol as if a host's correction had given Аня ``xp`` XP in round 4
+    (set on the built protocol: the engine may cap a single correction, but XP can add up)."""
+    with use_locale("ru"):
+        protocol = build_protocol(game, now=NOW)
+    anya = next(row for row in protocol.grid if row.name == "Аня")
+    for cell in anya.cells[3:]:
+        cell.xp += xp
+    return protocol
 
 
 @pytest.mark.parametrize("xp", [10 ** 8, 10 ** 9, 10 ** 100], ids=["1e8", "1e9", "1e100"])
-def test_a_huge_correction_draws_a_few_gridlines_at_once(xp):
-    game = corrected_game(xp)
+def test_a_huge_correction_draws_a_few_gridlines_at_once(game, xp):
+    protocol = corrected(game, xp)
     started = time.process_time()
     with use_locale("ru"):
-        svg = xp_chart_svg(build_protocol(game, now=NOW))
+        svg = xp_chart_svg(protocol)
     assert time.process_time() - started < 0.5
     lines = gridlines(svg)
     assert 3 <= len(lines) <= 12
     assert all(len(label) <= 12 for label in lines), lines  # 1,2×10¹⁰⁰, never a hundred digits
 
 
-def test_a_protocol_with_a_correction_of_ten_to_the_hundred_prints_quickly():
+@pytest.mark.parametrize("xp", [-(10 ** 9), -1000])
+def test_negative_xp_gets_gridlines_below_zero(game, xp):
+    protocol = corrected(game, xp)
+    with use_locale("ru"):
+        lines = gridlines(xp_chart_svg(protocol))
+    assert lines[0].startswith("\u2212") and "0" in lines and len(lines) <= 12
+
+
+def test_a_protocol_with_a_correction_of_ten_to_the_hundred_prints_quickly(game):
+    protocol = corrected(game, 10 ** 100)
     started = time.process_time()
     with use_locale("ru"):
-        data = table_protocol_pdf(corrected_game(10 ** 100), now=NOW)
+        data = table_protocol_pdf(protocol)
     assert data.startswith(b"%PDF-")
     assert time.process_time() - started < 3
 
