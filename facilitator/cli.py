@@ -8,71 +8,38 @@ import argparse
 import json
 import sys
 
-from .recordfile import RecordFileError, replay_file
-from .rules import ERA_BY_KEY, SKILLS, standings
-
-SKILL_SHORT_RU = {"health": "Здр", "intellect": "Инт", "creativity": "Тв", "communication": "Ком",
-                  "energy": "Эн"}
-
-
-def _table(headers, rows, right=()):
-    """A plain-text table with columns padded to their widest cell."""
-    cells = [headers] + [[str(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
-
-    def line(r):
-        return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
-    return "\n".join([line(cells[0]), "  ".join("-" * w for w in widths)] + [line(r) for r in cells[1:]])
-
-
-def format_standings(result):
-    """The standings as readable Russian text: each table, then the team and individual rankings."""
-    out = []
-    for t in result["tables"]:
-        era = ERA_BY_KEY[t["era"]].name
-        state = "игра окончена" if t["finished"] else "идёт игра, результаты предварительные"
-        out.append(f"{t['table']}: раунд {t['round']}, эпоха «{era}», {state}")
-        headers = ["Место", "Игрок", "Персонаж", "Опыт", "Ур."] + [SKILL_SHORT_RU[s] for s in SKILLS] + [
-            "Образ", "Бонус", "Итого"]
-        rows = []
-        for p in sorted(t["players"], key=lambda p: p["place"]):
-            image = "—" if p["declared"] is None else f"{p['declared']} {'да' if p['declaration_met'] else 'нет'}"
-            rows.append([p["place"], p["name"], p["character"], p["xp"], p["level"]]
-                        + [p["skills"][s] for s in SKILLS] + [image, p["bonus"], p["final_xp"]])
-        out.append(_table(headers, rows, right={0, 3, 4, 5, 6, 7, 8, 9, 11, 12}))
-        out.append(f"Сумма опыта стола: {t['total_xp']}, в среднем на игрока: {t['average_xp']:.1f}")
-        out.append("")
-    if len(result["tables"]) > 1:
-        rule = result["teams"][0]["ranked_by"]
-        rule_text = ("по сумме опыта (за всеми столами поровну игроков)" if rule == "total"
-                     else "по среднему опыту на игрока (за столами разное число игроков)")
-        out.append(f"Командный зачёт, {rule_text}:")
-        out.append(_table(["Место", "Стол", "Игроков", "Сумма", "Среднее"],
-                          [[r["place"], r["table"], r["players"], r["total_xp"], f"{r['average_xp']:.1f}"]
-                           for r in result["teams"]], right={0, 2, 3, 4}))
-        out.append("")
-        out.append("Личный зачёт:")
-        out.append(_table(["Место", "Игрок", "Стол", "Итого"],
-                          [[r["place"], r["name"], r["table"], r["final_xp"]] for r in result["individuals"]],
-                          right={0, 3}))
-        out.append("")
-    return "\n".join(out).rstrip() + "\n"
+from .i18n import ALL_LOCALES, use_locale
+from .rules import RulesError
 
 
 def cmd_replay(args):
-    games = []
+    """Replay records of one game and print its standings (text, or the standings JSON)."""
+    from .recordfile import RecordFileError, replay_any
+    from .standings_text import format_standings
+    games, rules = [], None
     for path in args.records:
         try:
-            games.append(replay_file(path)[1])
+            these, _record, game = replay_any(path)
         except RecordFileError as err:
             print(str(err).replace("\n", " "), file=sys.stderr)
             return 2
-    result = standings(games)
+        if rules is not None and these.key != rules.key:
+            print(f"{path}: a {these.record_format} record cannot be replayed with {rules.record_format} records "
+                  f"(their standings do not combine)", file=sys.stderr)
+            return 2
+        rules = these
+        games.append(game)
+    try:
+        result = rules.standings(games)
+    except RulesError as err:  # e.g. two records of one event under the same table name
+        print(str(err).replace("\n", " "), file=sys.stderr)
+        return 2
     if args.json:
         json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write(format_standings(result))
+        with use_locale(args.lang or rules.locales[0]):
+            sys.stdout.write(format_standings(result, rules.key))
     return 0
 
 
@@ -88,13 +55,18 @@ EXTENSIONS = {
 
 def build_parser(command=None):
     parser = argparse.ArgumentParser(prog="facilitator",
-                                     description="«16/25»: the host's assistant (rules, protocol, rankings)")
+                                     description="The game master's assistant («16/25», Alter Ego, New Angeles): "
+                                                 "rules, protocol, rankings")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("replay", help="replay game records and print the standings")
     p.add_argument("records", nargs="+", metavar="RECORD.json",
-                   help="lyceum-record/1 files; several files are the tables of one event")
-    p.add_argument("--json", action="store_true", help="print lyceum-standings/1 JSON instead of a table")
+                   help="game records of one game (lyceum-record/1, alterego-record/1, newangeles-record/1); "
+                        "several files are the tables of one event")
+    p.add_argument("--json", action="store_true", help="print the standings JSON (lyceum-standings/1, …) "
+                                                       "instead of a table")
+    p.add_argument("--lang", choices=ALL_LOCALES, default=None,
+                   help="language of the table (default: the game's own: ru, fi, en)")
     p.set_defaults(func=cmd_replay)
 
     if command == "replay":

@@ -1,14 +1,18 @@
 """Reading game record files from disk, with one-line errors that name the file.
 
-Shared by every command that takes record files (replay, export): a malformed file, a setup
-that breaks the rules and an illegal move all become a ``RecordFileError`` whose text is
-the single line the CLI prints, e.g.
-``stol3.json: move 7 (draw by Борис): not eligible: intellect 3 < 5``.
+Shared by every command that takes record files (replay, export): a file is handed to its
+game's ruleset by its ``format``; a malformed file, a setup that breaks the rules and an
+illegal move all become a ``RecordFileError`` whose text is the single line the CLI prints,
+e.g. ``stol3.json: move 7 (draw by Борис): not eligible: intellect 3 < 5`` or
+``poyta2.json: move 11 (play_activity by Bertta): P6: meira already received an activity this turn (a10)``.
 """
 
 import json
 
-from .rules import MalformedError, ReplayError, SetupError, read_record, replay
+from .rules import registry
+from .safejson import JSONInputError, loads
+from .rules.errors import MalformedError, RulesError, SetupError
+from .rules.record import ReplayError
 
 
 class RecordFileError(Exception):
@@ -18,27 +22,54 @@ class RecordFileError(Exception):
         super().__init__(f"{path}: {detail}")
 
 
+def ruleset_of(data):
+    """The ruleset a record's ``format`` names; a file that is not a JSON object, or names no
+    format, is read as «16/25» (whose reader says what is missing)."""
+    if not isinstance(data, dict) or "format" not in data:
+        return registry.LYCEUM
+    return registry.of_record(data)
+
+
 def load_record(path):
-    """The ``Record`` in a JSON file; raises ``RecordFileError``."""
+    """``(ruleset, record)`` of a JSON file; raises ``RecordFileError``."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
+        with open(path, "rb") as fh:
+            raw = fh.read()
     except OSError as err:
         raise RecordFileError(path, f"cannot read the file: {err.strerror or err}") from None
+    try:
+        raw.decode("utf-8")
     except UnicodeDecodeError:
         raise RecordFileError(path, "not a UTF-8 text file") from None
-    except json.JSONDecodeError as err:
-        raise RecordFileError(path, f"not valid JSON: line {err.lineno} column {err.colno}: {err.msg}") from None
     try:
-        return read_record(data)
-    except MalformedError as err:
+        data = loads(raw, what="")
+    except JSONInputError as err:
+        cause = err.__cause__ or err.__context__
+        if isinstance(cause, json.JSONDecodeError):  # a plain syntax error: where, as json says it
+            raise RecordFileError(path, f"not valid JSON: line {cause.lineno} column {cause.colno}: {cause.msg}") \
+                from None
+        raise RecordFileError(path, f"not valid JSON: {err.message}") from None
+    try:
+        rules = ruleset_of(data)
+    except registry.UnknownFormat as err:
+        known = ", ".join(err.known)
+        raise RecordFileError(path, f'unknown format "{err.got}" (known: {known})') from None
+    try:
+        return rules, rules.read_record(data)
+    except (SetupError, MalformedError, RulesError) as err:
         raise RecordFileError(path, str(err)) from None
 
 
 def replay_file(path):
     """``(record, game)`` for a record file replayed to its last move; raises ``RecordFileError``."""
-    record = load_record(path)
+    rules, record, game = replay_any(path)
+    return record, game
+
+
+def replay_any(path):
+    """``(ruleset, record, game)`` for a record file of any game; raises ``RecordFileError``."""
+    rules, record = load_record(path)
     try:
-        return record, replay(record)
-    except (ReplayError, SetupError) as err:
+        return rules, record, rules.replay(record)
+    except (SetupError, ReplayError) as err:
         raise RecordFileError(path, str(err)) from None
