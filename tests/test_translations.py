@@ -258,7 +258,7 @@ def test_the_extraction_covers_every_screen_and_no_printed_report():
     ("Sign out", "facilitator/templates/organizer/_signout.html"),  # an included partial
     ("Open the projector view", "facilitator/templates/organizer/event.html"),
     ("access for the table hosts", "facilitator/templates/organizer/access_sheet.html"),
-    ("provisional: the games are still on", "facilitator/templates/public/_standings.html"),
+    ("provisional: the games are still on", "facilitator/templates/public/games/lyceum-16-25.html"),
     ("No connection to the server: showing the last known results", "facilitator/templates/public/projector.html"),
     ("Enter your table's PIN", "facilitator/templates/public/pin.html"),
     ("Upload your deck", "facilitator/templates/packs/index.html"),

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from .cards import COLORS, Card, colour_breaks
 from .eras import ROUNDS, age_in_round, era_of_round
 from .errors import IllegalMoveError
+from .fields import MAX_SP, MAX_XP
 from .moves import Move
 from .setup import DECLARATION_BONUS, check_setup, start_skills, turn_order
 from .skills import SKILLS
@@ -578,6 +579,9 @@ class Game:
         if p.xp + xp < 0:
             raise _illegal("3.7", "adjust_xp_negative", "XP cannot go below 0: {player} has {have}, change {xp}",
                            player=p.name, have=p.xp, xp=xp)
+        if p.xp + xp > MAX_XP:
+            raise _illegal("3.7", "adjust_xp_max", "XP can be at most {max}: {player} has {have}, change {xp}",
+                           max=MAX_XP, player=p.name, have=p.xp, xp=xp)
         after = {s: p.skills[s] + sp.get(s, 0) for s in SKILLS}
         for s in SKILLS:
             if after[s] < 0:
@@ -616,8 +620,10 @@ class Game:
                         missing=[{"skill": s, "have": have, "need": need} for s, have, need in short])
 
     def _capped(self, value):
+        """A fixed gain stops at the pack's ``skill_max`` (RULES.md 6.3), and at ``MAX_SP`` in
+        any pack: no skill of a real game comes near it, and nothing entered may pass it."""
         mx = self.pack.skill_max
-        return value if mx is None else min(value, mx)
+        return min(value, MAX_SP if mx is None else min(mx, MAX_SP))
 
     def _after_card(self, p, card):
         return {s: self._capped(p.skills[s] - card.losses.get(s, 0) + card.gains.get(s, 0)) for s in SKILLS}
@@ -653,6 +659,10 @@ class Game:
     def _check_max(self, skills, rule):
         mx = self.pack.skill_max
         if mx is None:
+            for s in SKILLS:
+                if skills[s] > MAX_SP:
+                    raise _illegal(rule, "above_sp_limit", "{skill} would be {value}, above {max}: no skill of "
+                                   "the game goes that high", skill=s, value=skills[s], max=MAX_SP)
             return
         for s in SKILLS:
             if skills[s] > mx:

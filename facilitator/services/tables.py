@@ -439,6 +439,8 @@ def record_move(session, table_id, move, after, author=None, client_id=None):
         raise MalformedError("players", "the table has no players yet: finish the setup first")
     if loaded.problem is not None:
         raise TableBroken(loaded.problem)
+    # a move built by a form is held to the same bounds as one read from a record file
+    move = loaded.ruleset.read_move(move.to_dict(), "move")
     data = move.to_dict()
     repeat = _by_client_id(session, loaded.table.id, client_id)
     if repeat is not None:
@@ -587,6 +589,7 @@ def set_players(session, table_id, setup, rev=None):
     if rev is not None and rev != loaded.table.rev:
         raise StaleSetup()
     rules = loaded.ruleset
+    setup = rules.read_setup(rules.setup_json(setup))  # held to the bounds of a record's setup
     game = rules.new_game(loaded.pack, setup, loaded.table.name)  # the engine's check of the setup
     players = json.dumps(rules.setup_json(setup), ensure_ascii=False)
     values = dict(_head_values(loaded, game, None, 0, moved=False), players=players, rev=loaded.table.rev + 1)

@@ -26,7 +26,7 @@ from ..rules.deck import next_card
 from ..rules.pack import read_inline_card
 from ..rules.registry import UnknownFormat
 from ..rules.standings import table_standing, winners
-from ..safejson import JSONInputError, loads as safe_loads
+from ..safejson import JSONInputError, dumps_safe, loads as safe_loads
 from . import db_session, games
 from .auth import grant_table, granted_table_ids, is_organizer, may_host, require_table
 from .describe import pending_reasons, result_lines, turn_order_text
@@ -146,7 +146,7 @@ def export_record(table_id):
         if loaded.game is None:
             abort(404)
         data = loaded.record().to_dict()
-    body = json.dumps(data, ensure_ascii=False, indent=2).encode("utf-8")
+    body = dumps_safe(data, indent=2).encode("utf-8")
     from .downloads import safe_filename
     return send_file(BytesIO(body), mimetype="application/json", as_attachment=True,
                      download_name=safe_filename(f"record-{loaded.table.name}.json"))

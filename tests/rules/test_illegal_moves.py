@@ -14,7 +14,7 @@ import pytest
 
 from facilitator.rules import IllegalMoveError, Move
 
-from .helpers import (FINISH, adjust, allocate, card_data, draw, give, hand_card, make_game,
+from .helpers import (FINISH, adjust, allocate, allocate_all, card_data, draw, give, hand_card, make_game,
                       make_pack, pass_, play_deferred, reach, reach_finish, rest, set_skills, share,
                       state)
 
@@ -80,6 +80,17 @@ def _with(game, xp=None, name="Аня", **skill_values):
     if xp:
         give(game, name, xp=xp)
     set_skills(game, name, **skill_values)
+    return game
+
+
+def _near_xp_ceiling():
+    """Аня corrected up to 99,900 XP, one step under the most XP a game can hold."""
+    game = fresh()
+    for _ in range(9):
+        give(game, "Аня", xp=10_000)
+        allocate_all(game)
+    give(game, "Аня", xp=9_900)
+    allocate_all(game)
     return game
 
 
@@ -180,6 +191,10 @@ ILLEGAL = [
      ["energy", "2", "-3"]),
     ("adjust a skill above skill_max", capped, adjust("Аня", health=2), "3.7", "above_max",
      ["health", "9", "8"]),
+    ("adjust XP past the most a game can hold", lambda: _near_xp_ceiling(), adjust("Аня", xp=200), "3.7",
+     "adjust_xp_max", ["100000", "99900", "200"]),
+    ("adjust a skill above 100 in a pack without skill_max", lambda: _with(fresh(), health=99),
+     adjust("Аня", health=2), "3.7", "above_sp_limit", ["health", "101", "100"]),
     ("main move out of turn", fresh, pass_("Борис"), "3.8", "not_your_turn", ["Аня", "round 1", "Борис"]),
     ("main move out of turn in a later round", at_round(7, "Вика"), rest("Аня"), "3.8", "not_your_turn",
      ["Вика", "round 7"]),
