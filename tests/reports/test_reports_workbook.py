@@ -413,20 +413,6 @@ def test_the_grep_catches_what_the_old_writer_did():
     assert not PRIVATE_ATTRIBUTE.search("line[col - 1] = self._cell(value, style)")
 
 
-def styled_cells(data):
-    """Every written cell's value and the parts of its style that show."""
-    wb = open_book(data)
-    out = {}
-    for ws in wb.worksheets:
-        for row in ws.iter_rows():
-            for c in row:
-                if c.value is not None or c.has_style:
-                    out[(ws.title, c.coordinate)] = (c.value, c.number_format, c.font.b, c.font.strike,
-                                                     c.font.color.rgb if c.font.color else None,
-                                                     c.fill.fgColor.rgb, c.alignment.horizontal, c.border.left.style)
-    return out
-
-
 def test_cells_keep_their_named_styles(book):
     ws = book["Журнал"]
     header = find_row(ws, "№")
