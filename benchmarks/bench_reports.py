@@ -23,10 +23,11 @@ target, on the same 2-CPU machine (median wall / CPU seconds), printed next to t
 * event workbook, 50 tables: 0.96 / 0.93 s, with a private openpyxl worksheet writer
   (``openpyxl.worksheet._writer`` subclassed, ``wb._cell_styles`` used); now public API
   only, about 1.6 s (still under 2 s);
-* table protocol PDF: 1.31 / 1.31 s, 6 pages; now 3 pages in about 0.6 s CPU;
-* 20 protocol PDFs: 17.9 / 12.7 s;
+* table protocol PDF: 1.31 / 1.31 s, 6 pages; now 3 pages in about 0.6 s;
+* 20 protocol PDFs: 21.6 / 20.3 s; now about 12 s;
 * access sheet (the organizer's HTML template with inline SVG codes in a flex box):
-  1 table 0.15 / 0.12 s, 20 tables 5.6 / 4.2 s, 60 tables 27.8 / 24.8 s.
+  1 table 0.12 / 0.12 s, 20 tables 4.4 / 4.3 s, 60 tables 26.1 / 25.5 s; now 0.07, 0.24 and
+  0.8 s.
 
     python3 benchmarks/bench_reports.py [--tables 50] [--repeat 5] [--seed 1] [--before] [--check]
 
@@ -50,9 +51,9 @@ from facilitator.rules.simulate import random_game  # noqa: E402
 
 TARGETS = {"event workbook": 2.0, "table protocol PDF": 1.0, "access sheet, 60 tables": 3.0}
 #: (wall, CPU) seconds before the changes (see the docstring)
-BEFORE = {"event workbook": (0.96, 0.93), "table protocol PDF": (1.31, 1.31), "20 protocol PDFs": (17.9, 12.7),
-          "access sheet, 1 table": (0.15, 0.12), "access sheet, 20 tables": (5.6, 4.2),
-          "access sheet, 60 tables": (27.8, 24.8)}
+BEFORE = {"event workbook": (0.96, 0.93), "table protocol PDF": (1.31, 1.31), "20 protocol PDFs": (21.6, 20.3),
+          "access sheet, 1 table": (0.12, 0.12), "access sheet, 20 tables": (4.4, 4.3),
+          "access sheet, 60 tables": (26.1, 25.5)}
 
 
 def timed(fn, repeat):
