@@ -96,6 +96,14 @@ def ngettext(singular, plural, n, **params):
 _ = gettext
 
 
+def plural_forms(singular, plural):
+    """A counted message's forms in the current locale, unfilled, for a page's script to pick
+    from by CLDR's plural category (``Intl.PluralRules``): one (1), few (2), many (5), other."""
+    catalog = translations(get_locale())
+    return {"one": catalog.ungettext(singular, plural, 1), "few": catalog.ungettext(singular, plural, 2),
+            "many": catalog.ungettext(singular, plural, 5), "other": catalog.ungettext(singular, plural, 2)}
+
+
 def translate_error(err):
     """A rules error (``RulesError``) in the current locale: its template translated, then filled
     with its numbers (skill keys shown by their names)."""
@@ -181,6 +189,6 @@ def install_jinja(env):
         lambda s, p, n, **kw: ngettext(s, p, n, **kw),
         newstyle=False,
     )
-    env.globals.update(_=gettext, get_locale=get_locale, skill_name=skill_name, era_name=era_name,
+    env.globals.update(_=gettext, get_locale=get_locale, plural_forms=plural_forms, skill_name=skill_name, era_name=era_name,
                        color_name=color_name)
     return env

@@ -439,8 +439,6 @@ def record_move(session, table_id, move, after, author=None, client_id=None):
         raise MalformedError("players", "the table has no players yet: finish the setup first")
     if loaded.problem is not None:
         raise TableBroken(loaded.problem)
-    # a move built by a form is held to the same bounds as one read from a record file
-    move = loaded.ruleset.read_move(move.to_dict(), "move")
     data = move.to_dict()
     repeat = _by_client_id(session, loaded.table.id, client_id)
     if repeat is not None:
@@ -449,6 +447,9 @@ def record_move(session, table_id, move, after, author=None, client_id=None):
         raise _stale(session, loaded.table.id, after, data)
     game = loaded.game.copy()
     result = game.apply(move)  # IllegalMoveError: nothing is written
+    # a move built by a form is held to the same bounds as one read from a record file (the
+    # rules speak first: a move they refuse is refused with the rule and its numbers)
+    loaded.ruleset.read_move(data, "move")
     if "at" not in data:
         data["at"] = now_iso()
     seq = after + 1
@@ -474,19 +475,33 @@ def record_batch(session, table_id, items, author=None):
     "error"}`` for the first move refused; nothing after it is looked at."""
     recorded = []
     for index, item in enumerate(items):
+        client_id = item.get("client_id")
         try:
             with session.begin_nested():
-                loaded, _result = record_move(session, table_id, item["move"], item["after"], author=author,
-                                              client_id=item.get("client_id"))
-            recorded.append({"client_id": item.get("client_id"), "seq": loaded.seq, "already": False})
+                if item.get("undo"):
+                    undo(session, table_id, item["after"], author=author)
+                    seq, result = item["after"] + 1, None
+                else:
+                    loaded, result = record_move(session, table_id, item["move"], item["after"], author=author,
+                                                 client_id=client_id)
+                    seq = loaded.seq
+            recorded.append({"client_id": client_id, "seq": seq, "already": False, "result": result})
         except StaleMove as err:
+            if item.get("undo") and _undo_at(session, table_id, item["after"] + 1):
+                err = StaleMove(err.expected, err.actual, True, item["after"] + 1)
             if err.already:
-                recorded.append({"client_id": item.get("client_id"), "seq": err.recorded_seq, "already": True})
+                recorded.append({"client_id": client_id, "seq": err.recorded_seq, "already": True, "result": None})
                 continue
-            return recorded, {"index": index, "client_id": item.get("client_id"), "error": err}
-        except (RulesError, TableBroken) as err:
-            return recorded, {"index": index, "client_id": item.get("client_id"), "error": err}
+            return recorded, {"index": index, "client_id": client_id, "error": err}
+        except (RulesError, TableBroken, FinishedTable, LookupError) as err:
+            return recorded, {"index": index, "client_id": client_id, "error": err}
     return recorded, None
+
+
+def _undo_at(session, table_id, seq):
+    """Whether the row ``seq`` of a table's log is an undo (a queued undo sent twice)."""
+    row = session.exec(select(MoveRow).where(MoveRow.table_id == table_id, MoveRow.seq == seq)).first()
+    return row is not None and row.kind == "undo"
 
 
 def _take_back(session, loaded, target_seq, kind, after, author):

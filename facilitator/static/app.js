@@ -62,6 +62,7 @@
   // one tap, one move: a form is sent once; the server answers with the new screen
   document.addEventListener("submit", function (ev) {
     var form = ev.target;
+    if (ev.defaultPrevented) return;  // taken by the outbox (outbox.js), which sends it itself
     if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) { ev.preventDefault(); return; }
     if (form.dataset.sent) { ev.preventDefault(); return; }
     form.dataset.sent = "1";
@@ -81,7 +82,7 @@
       if (left <= 0) {
         clearInterval(tick);
         var pass = document.getElementById("pass-button");
-        if (pass) { pass.classList.add("primary"); pass.focus(); }
+        if (pass) { pass.classList.add("primary"); pass.focus(); if (pass.parentElement.tagName === "DETAILS") pass.parentElement.open = true; }
       }
     }, 1000);
   }

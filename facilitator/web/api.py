@@ -13,7 +13,7 @@ Who may call what is checked before a request body is read.
 
 import hmac
 
-from flask import Blueprint, current_app, g, jsonify, request, session, url_for
+from flask import Blueprint, current_app, flash, g, jsonify, request, session, url_for
 
 from .. import services
 from ..i18n import gettext as _
@@ -381,15 +381,25 @@ def post_batch(table_id):
             client_id = item.get("client_id")
             if client_id is not None and (not isinstance(client_id, str) or not 0 < len(client_id) <= 64):
                 raise MalformedError(f"{path}.client_id", "a text of at most 64 characters")
-            items.append({"after": after, "move": rules.read_move(item.get("move"), f"{path}.move"),
-                          "client_id": client_id})
+            if item.get("undo") is True:
+                items.append({"after": after, "undo": True, "client_id": client_id})
+            else:
+                items.append({"after": after, "move": rules.read_move(item.get("move"), f"{path}.move"),
+                              "client_id": client_id})
         except MalformedError as e:
             refused = {"index": i, "client_id": item.get("client_id") if isinstance(item, dict) else None,
                        "code": "malformed", "message": translate_error(e), "path": e.path}
             break
     with db_session() as s:
         recorded, stop = services.record_batch(s, table_id, items, author="api")
-        out = state(services.load(s, table_id))
+        loaded = services.load(s, table_id)
+        out = state(loaded)
+    if body.get("flash") is True:  # a browser's outbox: the next screen says what the moves changed
+        from .games import narrate
+        lines = [line for r in recorded if r.get("result") is not None for line in narrate(loaded, r["result"])]
+        if lines:
+            flash("\n".join(lines), "ok")
+    recorded = [{k: v for k, v in r.items() if k != "result"} for r in recorded]
     if stop is not None:
         e = stop["error"]
         code, message = "stale", str(e)
@@ -402,6 +412,10 @@ def post_batch(table_id):
             code, message = e.code, translate_error(e)
         elif isinstance(e, services.TableBroken):
             code, message = "needs_checking", _("The table's log does not replay; the organizer must repair it first")
+        elif isinstance(e, services.FinishedTable):
+            code, message = "finished", _("The game is finished: only the organizer can reopen it for a correction.")
+        elif isinstance(e, LookupError):
+            code, message = "nothing_to_undo", _("There is no move to undo")
         elif isinstance(e, RulesError):
             code, message = "malformed", translate_error(e)
         refused = {"index": stop["index"], "client_id": stop["client_id"], "code": code, "message": message,

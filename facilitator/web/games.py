@@ -36,6 +36,19 @@ def register_blueprints(app, csrf=None):
         app.register_blueprint(module.bp)
 
 
+#: what a move changed, as lines for the host, by ruleset: ``fn(loaded, result) -> [str]``
+NARRATORS = {}
+
+
+def narrate(loaded, result):
+    """The "what changed" lines of a move's result, in the current language."""
+    fn = NARRATORS.get(loaded.table.ruleset)
+    if fn is None and loaded.table.ruleset == LYCEUM:
+        from .describe import result_lines
+        return result_lines(result)
+    return fn(loaded, result) if fn else []
+
+
 def register(screens):
     SCREENS[screens.ruleset] = screens
     return screens
