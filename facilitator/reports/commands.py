@@ -1,4 +1,5 @@
-"""``facilitator export RECORD.json [...] [--xlsx] [--pdf] [--out DIR] [--event NAME] [--date YYYY-MM-DD] [--lang ru|en]``.
+"""``facilitator export RECORD.json [...] [--xlsx] [--pdf] [--out DIR] [--event NAME] [--date YYYY-MM-DD]
+[--lang ru|en]``.
 
 Replays the game records (several records are the tables of one event) and writes under
 ``DIR/<event>/`` (``DIR`` defaults to ``exports``):

@@ -117,7 +117,8 @@ class Sheet:
         # a write-only cell (as ``WriteOnlyCell`` makes it) given its named style's style array
         # (``NamedStyle.as_tuple()``), as assigning ``cell.style = name`` does, without looking
         # the name up among the workbook's named styles for every cell
-        cell = Cell(self.ws, row=1, column=1, value=value, style_array=self.book.styles[style].as_tuple() if style else None)
+        array = self.book.styles[style].as_tuple() if style else None
+        cell = Cell(self.ws, row=1, column=1, value=value, style_array=array)
         if cell.data_type == "f":  # a text starting with "=" is a name, not a formula
             cell.data_type = "s"
         return cell
