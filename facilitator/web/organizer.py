@@ -263,6 +263,55 @@ def reopen(event_id, table_id):
     return redirect(url_for("host.turn", table_id=table_id), 303)
 
 
+OUTBOX_FORMAT = "facilitator-outbox/1"
+
+
+@bp.post("/events/<int:event_id>/tables/<int:table_id>/outbox")
+@organizer_required
+def import_outbox(event_id, table_id):
+    """Moves a tablet could not send (its downloaded outbox file), recorded into the table in
+    order: the longest valid run, and the first refused with why."""
+    upload = request.files.get("outbox")
+    if upload is None or not upload.filename:
+        flash(_("Choose the file of waiting moves (.json) a tablet downloaded"), "error")
+        return redirect(url_for("organizer.event", event_id=event_id), 303)
+    try:
+        data = safe_loads(upload.read(), what="outbox")
+    except JSONInputError as err:
+        flash(_("Not a file of waiting moves: {error}", error=describe_error(err)), "error")
+        return redirect(url_for("organizer.event", event_id=event_id), 303)
+    if not isinstance(data, dict) or data.get("format") != OUTBOX_FORMAT or not isinstance(data.get("moves"), list):
+        flash(_("Not a file of waiting moves: its format must be {format}", format=OUTBOX_FORMAT), "error")
+        return redirect(url_for("organizer.event", event_id=event_id), 303)
+    with db_session() as s:
+        table = _table_of(s, event_id, table_id)
+        rules = services.load(s, table.id).ruleset
+        items, malformed = [], None
+        for i, item in enumerate(data["moves"][:500]):
+            try:
+                if not isinstance(item, dict) or not isinstance(item.get("after"), int) or isinstance(item.get("after"), bool):
+                    raise RulesError("moves[{i}]: needs its sequence number", i=i)
+                client_id = item.get("client_id") if isinstance(item.get("client_id"), str) else None
+                if item.get("undo") is True:
+                    items.append({"after": item["after"], "undo": True, "client_id": client_id})
+                else:
+                    items.append({"after": item["after"], "move": rules.read_move(item.get("move"), f"moves[{i}].move"),
+                                  "client_id": (client_id or "")[:64] or None})
+            except RulesError as err:
+                malformed = (i, err)
+                break
+        recorded, refused = services.record_batch(s, table.id, items, author="organizer")
+        name = table.name
+    fresh = sum(1 for r in recorded if not r["already"])
+    flash(_("Waiting moves of «{name}»: {recorded} recorded, {already} were already there.", name=name,
+            recorded=fresh, already=len(recorded) - fresh), "ok")
+    stop = refused or ({"index": malformed[0], "error": malformed[1]} if malformed else None)
+    if stop is not None:
+        flash(_("Move {n} of the file was not recorded, nor any after it: {error}", n=stop["index"] + 1,
+                error=describe_error(stop["error"])), "error")
+    return redirect(url_for("organizer.event", event_id=event_id), 303)
+
+
 def _back(event_id, table_id):
     return url_for("organizer.event", event_id=event_id) if event_id else url_for("host.final", table_id=table_id)
 
