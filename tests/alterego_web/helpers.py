@@ -8,7 +8,7 @@ from facilitator import services
 from facilitator.rules import registry
 from facilitator.storage import session_scope
 
-from ..web.helpers import Page, csrf_token, get, post, submit  # noqa: F401
+from web.helpers import Page, csrf_token, get, post, submit  # noqa: F401
 
 RULESET = "alter-ego-3"
 # Aino (pare, ville, meira), Bertta (niksu, tommi, imaami), Cecilia (jaakko, kalle, tane): the
@@ -101,3 +101,31 @@ def table_id_of(location):
 
 def ruleset():
     return registry.get(RULESET)
+
+
+def record(app, table_id, data):
+    """A move recorded through the services (to put a table where a test starts from)."""
+    with session_scope(engine(app)) as s:
+        loaded = services.load(s, table_id)
+        move = ruleset().read_move(data)
+        _loaded, result = services.record_move(s, table_id, move, loaded.seq)
+        return result
+
+
+def adjust(app, table_id, *changes, reason="test position"):
+    return record(app, table_id, {"type": "adjust", "changes": list(changes), "reason": reason})
+
+
+def give(app, table_id, active, card, partner=None):
+    """An activity onto an active by a correction (no side effects); returns its id."""
+    change = {"active": active, "add": card}
+    if partner:
+        change["partner"] = partner
+    result = adjust(app, table_id, change)
+    return result.placed[0]["id"]
+
+
+def bound(page, path_part):
+    """The hrefs of a page's links whose path contains ``path_part`` (HTML entities decoded)."""
+    from html import unescape
+    return [unescape(h) for h in re.findall(r'href="([^"]*' + re.escape(path_part) + r'[^"]*)"', page.html)]
