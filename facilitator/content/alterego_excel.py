@@ -74,7 +74,7 @@ CARD_COLUMNS = (
     Column("name", N_("name"), "name", 22),
     Column("gloss", N_("in English"), "text", 22),
     Column("count", N_("count"), "count", 8),
-    Column("type", N_("type"), "choice", 10, CARD_TYPES),
+    Column("type", N_("card type"), "choice", 10, CARD_TYPES),
     Column("subtype", N_("subtype"), "choice_or_none", 11, HOBBY_SUBTYPES),
     Column("work", N_("work"), "bool", 7),
     Column("influence", N_("influence"), "number", 9),
@@ -103,7 +103,7 @@ ITEM_SHEET = {"active": "actives", "card": "cards"}
 YES = {"yes", "y", "true", "1", "x", "kyllä", "k", "да", "д", "tosi"}
 NO = {"no", "n", "false", "0", "ei", "нет", "н", "epätosi"}
 #: words a cell may hold for a choice (any language the app speaks), by key
-TYPE_WORDS = {"event": N_("event"), "hobby": N_("hobby"), "chore": N_("chore")}
+TYPE_WORDS = {"event": N_("event card"), "hobby": N_("hobby"), "chore": N_("chore")}
 SUBTYPE_WORDS = {"campaign": N_("campaign"), "athletic": N_("athletic"), "dating": N_("dating"), "other": N_("other")}
 
 #: the most a deck's workbook may be (and unpack to): the 3rd-edition deck's is about 20 kB

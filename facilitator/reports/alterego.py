@@ -45,7 +45,7 @@ SEASON_NAMES = {1: N_("Winter"), 2: N_("Spring fatigue"), 3: N_("Summer season b
 
 #: what a move type is called on the screens and in the protocol
 MOVE_NAMES = {
-    "draw": N_("Draw 2 cards"), "season": N_("Season card"), "play_event": N_("Event"),
+    "draw": N_("Draw 2 cards"), "season": N_("Season card"), "play_event": N_("Event card"),
     "play_activity": N_("Activity"), "ability": N_("Ability"), "react": N_("Reaction"),
     "choose": N_("Choice"), "end_turn": N_("End of turn"), "adjust": N_("Correction"),
     "finish": N_("Game ended by the host"),
@@ -685,22 +685,22 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
     for row in p.setup:
         text_row(ws, [row["seat"], row["name"], row["born"], row["turn"], ", ".join(row["actives"])])
 
-    ws = wb.create_sheet(_sheet_title("Moves"))
+    ws = wb.create_sheet(_sheet_title("Move log"))
     for col, width in zip("ABCDEFGH", (6, 7, 8, 14, 16, 44, 70, 8)):
         ws.column_dimensions[col].width = width
-    header(ws, ["#", _("Turn"), _("Season"), _("Player"), _("Move"), _("What it was"), _("What it did"), _("Time")])
+    header(ws, ["#", _("Turn number"), _("Season"), _("Player"), _("Move"), _("What it was"), _("What it did"), _("Time")])
     for r in p.log:
         text_row(ws, [r.number, r.turn, r.season, r.player, r.kind, r.move, "\n".join(r.did), r.at or ""])
 
     ws = wb.create_sheet(_sheet_title("Seasons"))
     ws.column_dimensions["C"].width = 90
-    header(ws, ["#", _("Turn"), _("Season change and start effects")])
+    header(ws, ["#", _("Turn number"), _("Season change and start effects")])
     for s in p.seasons:
         text_row(ws, [s["number"], s["turn"], "\n".join(s["lines"])])
 
     ws = wb.create_sheet(_sheet_title("Anxiety checks"))
     ws.column_dimensions["D"].width = 80
-    header(ws, ["#", _("Turn"), _("Player"), _("End-of-turn check")])
+    header(ws, ["#", _("Turn number"), _("Player"), _("End-of-turn check")])
     for c in p.checks:
         text_row(ws, [c["number"], c["turn"], c["player"], "\n".join(c["lines"])])
 

@@ -87,7 +87,7 @@ def test_a_refused_workbook_names_every_problem_by_its_cell_and_stores_nothing(a
     problems = [line.strip() for line in page.html.split("<li>")[1:]]
     text = " ".join(page.text.split())
     assert "Cards!D7: count must be a whole number ≥ 1" in text
-    assert "Cards!E8: type: must be one of event, hobby, chore, got 'hobbyx'" in text
+    assert "Cards!E8: card type: must be one of event, hobby, chore, got 'hobbyx'" in text
     assert "Cards!G9: work must be yes or no" in text
     assert "Cards!M20: parameters are written name=number; separated by semicolons, not 'gain'" in text
     assert "Cards!L5: effect: unknown effect 'nonsense'" in text

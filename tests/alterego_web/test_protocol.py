@@ -42,14 +42,14 @@ def test_the_workbook_holds_every_part_of_the_protocol(game):
                                author="host"))]
     with use_locale("en"):
         book = sheets(table_protocol_xlsx(game, undone=undone, event="AE-ilta", event_date="2026-05-01"))
-    assert list(book) == ["Setup", "Moves", "Seasons", "Anxiety checks", "Influence", "Undone moves"]
+    assert list(book) == ["Setup", "Move log", "Seasons", "Anxiety checks", "Influence", "Undone moves"]
     setup = book["Setup"]
     assert ["Table", "Pöytä 1"] == setup[1][:2] and ["Event", "AE-ilta"] == setup[2][:2]
     seats = [r for r in setup if r and isinstance(r[0], int)]
     assert [r[1] for r in seats] == [p.name for p in game.setup.players]
     assert all(len(r[4].split(", ")) == 3 for r in seats)
-    moves = book["Moves"]
-    assert moves[0][:6] == ["#", "Turn", "Season", "Player", "Move", "What it was"]
+    moves = book["Move log"]
+    assert moves[0][:6] == ["#", "Turn number", "Season", "Player", "Move", "What it was"]
     assert [r[0] for r in moves[1:]] == list(range(1, len(game.moves) + 1))
     seasons = book["Seasons"]
     assert len(seasons) - 1 == sum(1 for m in game.moves if m.type == "season") == 4
@@ -97,7 +97,7 @@ def test_an_undone_move_is_in_the_protocol(app, host, table):
     post(host, f"/ae/table/{table}/undo", {"after": seq_of(app, table)})
     book = sheets(host.get(f"/ae/table/{table}/protocol.xlsx").data)
     assert book["Undone moves"][1][:2] == ["Aino draws 2 cards", "undone by the host"]
-    assert len(book["Moves"]) == 1
+    assert len(book["Move log"]) == 1
 
 
 def test_no_protocol_before_the_setup(app, host):
