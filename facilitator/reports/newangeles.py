@@ -102,11 +102,11 @@ def event_line(code, params, pack):
         if p.get("counter") is None:
             text = _("Deal {n}: {player}'s offer wins unopposed", n=p["n"], player=p["winner"])
         elif p.get("tie"):
-            text = _("Deal {n}: a tie {main}:{counter}; {player}'s offer wins", n=p["n"], main=p["main"],
-                     counter=p["counter"], player=p["winner"])
+            text = _("Deal {n}: a tie, main {main} : {counter} counter; {player}'s offer wins", n=p["n"],
+                     main=p["main"], counter=p["counter"], player=p["winner"])
         else:
-            text = _("Deal {n}: {player}'s offer wins {main}:{counter}", n=p["n"], player=p["winner"],
-                     main=p["main"], counter=p["counter"])
+            text = _("Deal {n}: {player}'s offer wins, main {main} : {counter} counter", n=p["n"],
+                     player=p["winner"], main=p["main"], counter=p["counter"])
         if p.get("overridden"):
             text += " " + _("(the host overrode the count)")
         return text
