@@ -205,6 +205,13 @@ class Tablet:
                                     "return f && !f.dataset.dirty && line && (!w || line.dataset.winner === w); }",
                                     arg=winner)
 
+    def shoot_other_moves(self):
+        """The table screen with every other move unfolded (capital … adjust, files)."""
+        for summary in self.page.locator(".na-other details > summary").all():
+            summary.click()
+        self.shoot("other-moves")
+        self.page.reload()
+
     def order(self, active):
         names = [n for n, _c in SEATS]
         i = names.index(active)
@@ -328,6 +335,7 @@ def test_a_game_ends_by_threat_on_the_tablet(page, live_server, screenshots, tmp
                 support=[("Boris", "main", 1), ("Dmitri", "counter", 2)], expect="Vera",
                 transfer={"from": "Anna", "to": "Dmitri", "capital": 2})
     tablet.capital("Vera", 5, "contract")
+    tablet.shoot_other_moves()
     tablet.deal("A11", None, emergency=True, expect="Boris")
     tablet.end_round({"energy": 2, "tech": 2, "consumables": 1}, event="E07", event_threat=3, next_assets=1)
     assert tablet.shown() == {"label": "S2", "threat": 15}
