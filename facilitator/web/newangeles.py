@@ -21,10 +21,9 @@ from .. import services
 from ..i18n import describe_error, translate_error
 from ..i18n import gettext as _
 from ..i18n import ngettext
-from ..reports.newangeles import (corp_label, describe_next, event_lines, reason_label, resource_label,
-                                  reveal_rows, rival_label)
+from ..reports.newangeles import corp_label, describe_next, event_lines, reason_label, resource_label, reveal_rows
 from ..rules import registry
-from ..rules.errors import IllegalMoveError, MalformedError, RulesError, SetupError
+from ..rules.errors import IllegalMoveError, MalformedError, SetupError
 from ..rules.newangeles import FEDERALIST, SLOTS, compute_deal, read_move, read_setup, table_standing
 from . import db_session, games, use_locales
 from .auth import require_table
@@ -167,12 +166,26 @@ def _preview(game, state, active):
     return None, first_error
 
 
+def shaped(state):
+    """A deal state whose nested keys have the shapes the screen draws (a hand-made post may
+    hold anything: the engine names what is wrong, the screen still draws)."""
+    out = dict(state)
+    for key, kind in (("main", dict), ("counteroffers", list), ("support", list), ("extra", dict),
+                      ("transfers", list)):
+        if out.get(key) is not None and not isinstance(out[key], kind):
+            out[key] = None if kind is dict else []
+    for key in ("counteroffers", "support", "transfers"):
+        out[key] = [x for x in out.get(key) or [] if isinstance(x, dict)]
+    return out
+
+
 def deal_view(game, legal, state, error=None):
     """What the deal screen shows: the offers in the order the table makes them, the support
     steppers, and the engine's preview (who wins, by how much)."""
     active = legal["active"]
     order = legal["order"]
     faceup = legal["emergency"]
+    state = shaped(state)
     seat_of = {p.name: p.seat for p in game.players}
     corp_of = {p.name: p.corp for p in game.players}
     preview, preview_error = _preview(game, state, active)
@@ -676,4 +689,4 @@ def final(table_id):
         return render_template("newangeles/final.html", **_final_context(loaded))
 
 
-__all__ = ["bp", "RULESET", "deal_view", "track", "rival_label"]
+__all__ = ["bp", "RULESET", "deal_view", "track"]

@@ -296,14 +296,15 @@ def deal_move(state, active):
     move = {"type": "deal", "active": active, "asset": state.get("asset") or ""}
     if state.get("main") is not None:
         move["main"] = state["main"]
-    move["counteroffers"] = list(state.get("counteroffers") or [])
-    move["support"] = list(state.get("support") or [])
+    # nested keys go as they came: ``read_move`` names any of the wrong shape
+    move["counteroffers"] = state.get("counteroffers") if state.get("counteroffers") is not None else []
+    move["support"] = state.get("support") if state.get("support") is not None else []
     if state.get("extra"):
-        move["extra"] = dict(state["extra"])
+        move["extra"] = state["extra"]
     if state.get("extra_reason"):
         move["extra_reason"] = state["extra_reason"]
     if state.get("transfers"):
-        move["transfers"] = list(state["transfers"])
+        move["transfers"] = state["transfers"]
     if state.get("winner"):
         move["winner"] = state["winner"]
     if state.get("override_reason"):

@@ -120,6 +120,9 @@ def test_refusals_of_a_queued_deal_say_the_rule_and_the_numbers(app, client):
          "emergency card of another corporation: Anna plays nbn, whose card is not Anna's"),
         (dict(deal_json("Anna"), main=""), 400, "move.main: is missing"),
         (dict(deal_json("Anna"), support="[oops"), 400, "Support: the field does not hold valid JSON"),
+        (dict(deal_json("Anna"), extra="[1]"), 400, "move.extra: must be an object, got [1]"),
+        (dict(deal_json("Anna"), counteroffers='{"player": "Boris"}'), 400, "move.counteroffers: must be a list"),
+        (dict(deal_json("Anna"), main='"Security"'), 400, "move.main: must be an object"),
     ]
     for fields, status, message in cases:
         page = move_post(client, table_id, "deal", dict(fields, after=0))

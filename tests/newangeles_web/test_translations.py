@@ -167,7 +167,7 @@ def test_every_event_the_engine_notes_is_worded(locale):
 def test_a_refusal_and_a_screen_in_swedish_and_in_russian(app):
     from facilitator.rules.newangeles import IllegalMoveError, read_move
     from tests.conftest import organizer_browser
-    from tests.newangeles_web.helpers import load, seated, setup_form  # noqa: F401
+    from tests.newangeles_web.helpers import load, seated
     client = organizer_browser(app, lang="sv")
     table_id = seated(app, client)
     page = client.get(f"/na/table/{table_id}").get_data(as_text=True)
