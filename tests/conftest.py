@@ -63,21 +63,56 @@ BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
     POSTGRES_URL is None, reason="no PostgreSQL server reachable on 127.0.0.1:5432"))]
 
 
-@pytest.fixture(params=BACKENDS)
-def db_url(request, tmp_path):
-    """A fresh, empty database: a SQLite file, or the PostgreSQL test database emptied."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'test.db'}"
-        return
+_TEMPLATES = {}
+
+
+def _sqlite_template(tmp_path_factory):
+    """A SQLite database migrated once per test run (the schema at its newest revision, nothing
+    stored): each test starts from a copy of it instead of running the migrations again."""
+    if "sqlite" not in _TEMPLATES:
+        from facilitator.storage.db import get_engine
+        from facilitator.migrations import upgrade
+        path = tmp_path_factory.mktemp("template") / "template.db"
+        engine = get_engine(f"sqlite:///{path}")
+        upgrade(engine)
+        engine.dispose()
+        _TEMPLATES["sqlite"] = path
+    return _TEMPLATES["sqlite"]
+
+
+def _empty_postgres():
+    """The run's PostgreSQL database, migrated on first use and emptied (every row, the
+    migration's bookkeeping kept) for each further test: far faster than migrating again."""
+    from sqlalchemy import text
     from sqlmodel import SQLModel
 
+    from facilitator.migrations import upgrade
     from facilitator.storage import get_engine
     from facilitator.storage import models  # noqa: F401
-    from sqlalchemy import text
     engine = get_engine(POSTGRES_URL)
-    SQLModel.metadata.drop_all(engine)
-    with engine.begin() as conn:
-        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    if "postgresql" not in _TEMPLATES:
+        SQLModel.metadata.drop_all(engine)
+        with engine.begin() as conn:
+            conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        upgrade(engine)
+        _TEMPLATES["postgresql"] = True
+    else:
+        names = ", ".join(f'"{t.name}"' for t in SQLModel.metadata.sorted_tables)
+        with engine.begin() as conn:
+            conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+    return engine
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request, tmp_path, tmp_path_factory):
+    """A fresh database with the schema and nothing stored: a copy of a migrated SQLite file,
+    or the PostgreSQL test database emptied."""
+    if request.param == "sqlite":
+        import shutil
+        shutil.copyfile(_sqlite_template(tmp_path_factory), tmp_path / "test.db")
+        yield f"sqlite:///{tmp_path / 'test.db'}"
+        return
+    engine = _empty_postgres()
     yield POSTGRES_URL
     engine.dispose()
 
@@ -90,7 +125,9 @@ def app(db_url, tmp_path, monkeypatch):
     app = create_app({"TESTING": True, "DATABASE_URL": db_url, "INSTANCE_PATH": str(tmp_path / "instance"),
                       "EXPORTS_DIR": str(tmp_path / "exports"),
                       # tests look at the projector right after a move
-                      "PROJECTOR_FRESH_SECONDS": 0})
+                      "PROJECTOR_FRESH_SECONDS": 0,
+                      # and download a protocol as soon as they ask (not its progress page)
+                      "PROTOCOL_WAIT_SECONDS": 120})
     yield app
     dispose_all()
 

@@ -1,6 +1,7 @@
 """Alembic migrations: the schema is created and upgraded by these, never by hand."""
 
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 
 from alembic import command
@@ -17,8 +18,25 @@ def alembic_config(url=None):
     return cfg
 
 
+@lru_cache(maxsize=1)
+def head_revision():
+    """The newest revision of the migration scripts (read once per process)."""
+    from alembic.script import ScriptDirectory
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+def current_revision(engine):
+    from alembic.runtime.migration import MigrationContext
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
 def upgrade(engine, revision="head"):
-    """Bring the database behind ``engine`` to ``revision`` (the newest by default)."""
+    """Bring the database behind ``engine`` to ``revision`` (the newest by default). A database
+    already at the newest revision is left alone without loading Alembic's environment: every
+    start of a server (and of each worker) checks it."""
+    if revision == "head" and current_revision(engine) == head_revision():
+        return
     cfg = alembic_config()
     with engine.connect() as connection, foreign_keys_off(connection):
         with connection.begin():

@@ -61,25 +61,73 @@ def _render(record, undone, event_name, event_date, locale):
                                            event_date=event_date)
 
 
-def _undone_plain(loaded):
-    return [{"move": move, "kind": row.kind, "author": row.author, "seq": row.seq, "undoes": row.undoes,
-             "created_at": row.created_at.isoformat() if row.created_at else None}
-            for move, row in loaded.undone_moves()]
+_running = {}  # cache file -> the future making it, in this process
+_running_lock = threading.Lock()
+
+
+def _path(loaded, event_name, event_date, locale):
+    return cache_folder() / f"{cache_key(loaded, locale, event_name, event_date)}.pdf"
+
+
+def _keep(path, future):
+    """Write a finished render into the cache file (atomically) and forget the future."""
+    try:
+        data = future.result()
+    except Exception:  # noqa: BLE001 - a failed render is made again on the next request
+        data = None
+    if data is not None:
+        tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    with _running_lock:
+        _running.pop(path, None)
+
+
+def start_protocol(loaded, event_name, event_date=None, locale=None):
+    """Start making the table's protocol PDF in the worker process unless it is cached or on
+    its way; returns the cache file's path. Called when a game finishes, so the host's download
+    is ready when asked for."""
+    locale = locale or get_locale()
+    path = _path(loaded, event_name, event_date, locale)
+    if path.exists():
+        return path
+    with _running_lock:
+        if path in _running:
+            return path
+        from ..reports.protocol import undone_as_json
+        record = loaded.record().to_dict()
+        future = _executor().submit(_render, record, undone_as_json(loaded.undone_moves()), event_name, event_date,
+                                    locale)
+        _running[path] = future
+    future.add_done_callback(lambda f: _keep(path, f))
+    return path
+
+
+def protocol_pdf_ready(loaded, event_name, event_date=None, locale=None, wait=0.0):
+    """The protocol PDF's bytes if it is made (waiting up to ``wait`` seconds for it), else None
+    (it is being made: the screen shows its progress and asks again)."""
+    path = start_protocol(loaded, event_name, event_date, locale)
+    with _running_lock:
+        future = _running.get(path)
+    if future is not None:
+        try:
+            future.result(timeout=wait) if wait else None
+        except Exception:  # noqa: BLE001 - a timeout, or a failed render: asked again later
+            pass
+        if not path.exists():
+            import time
+            deadline = time.monotonic() + 1.0  # the callback writing the file may still be at it
+            while future.done() and not path.exists() and time.monotonic() < deadline:
+                time.sleep(0.01)
+    return path.read_bytes() if path.exists() else None
 
 
 def protocol_pdf(session, loaded, event_name, event_date=None, locale=None):
     """The table's protocol PDF: from the cache when this position was printed before, else
     made in the worker process (and kept)."""
-    locale = locale or get_locale()
-    path = cache_folder() / f"{cache_key(loaded, locale, event_name, event_date)}.pdf"
-    if path.exists():
-        return path.read_bytes()
-    record = loaded.record().to_dict()
-    future = _executor().submit(_render, record, _undone_plain(loaded), event_name, event_date, locale)
-    data = future.result(timeout=120)
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    data = protocol_pdf_ready(loaded, event_name, event_date, locale, wait=120)
+    if data is None:
+        raise TimeoutError("the protocol could not be made")
     return data
 
 

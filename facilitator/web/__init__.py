@@ -79,6 +79,7 @@ def create_app(test_config=None):
         MAX_CONTENT_LENGTH=16 * 1024 * 1024,
         MAX_BACKUP_LENGTH=64 * 1024 * 1024,  # an event backup the app wrote itself always fits
         PROJECTOR_FRESH_SECONDS=1.0,  # projectors' standings are recomputed at most this often
+        PROTOCOL_WAIT_SECONDS=2.0,  # a protocol PDF still being made after this shows its progress
         PUBLIC_URL=os.environ.get("FACILITATOR_PUBLIC_URL") or None,  # what printed sheets and QR codes link to
     )
     if test_config:

@@ -6,7 +6,7 @@ import unicodedata
 from importlib import import_module
 from io import BytesIO
 
-from flask import abort, current_app, send_file
+from flask import abort, current_app, make_response, render_template, send_file
 
 from .. import reports, services
 from ..i18n import gettext as _
@@ -49,7 +49,8 @@ def table_download(session, table_id, kind):
     event_name = event.name if event else _("Game")
     event_date = event.date if event else None
     if kind == "blank.pdf":
-        data = reports.blank_protocol_pdf(loaded.table.name, loaded.players, pack=loaded.pack, event=event_name)
+        data = reports.blank_protocol_pdf(loaded.table.name, loaded.players, pack=loaded.pack, event=event_name,
+                                          event_date=event_date)
         return _send(data, "blank", "pdf", event_name, loaded.table.name)
     if loaded.game is None or loaded.broken:
         abort(404)
@@ -61,10 +62,17 @@ def table_download(session, table_id, kind):
         data = make(loaded.game, undone=undone, event=event_name, event_date=event_date)
         return _send(data, "protocol", ext, event_name, loaded.table.name)
     if kind == "protocol.xlsx":
-        data = reports.table_protocol_xlsx(loaded.game, undone=undone, event=event_name)
+        data = reports.table_protocol_xlsx(loaded.game, undone=undone, event=event_name, event_date=event_date)
         return _send(data, "protocol", "xlsx", event_name, loaded.table.name)
     if kind == "protocol.pdf":
-        data = services.exports.protocol_pdf(session, loaded, event_name, event_date)
+        # made once per position, in a worker process; a long render shows its progress
+        data = services.exports.protocol_pdf_ready(loaded, event_name, event_date,
+                                                   wait=current_app.config["PROTOCOL_WAIT_SECONDS"])
+        if data is None:
+            response = make_response(render_template("host/preparing.html", loaded=loaded), 202)
+            response.headers["Refresh"] = "1"
+            response.headers["Cache-Control"] = "no-store"
+            return response
         return _send(data, "protocol", "pdf", event_name, loaded.table.name)
     abort(404)
 
@@ -80,16 +88,22 @@ def event_download(session, event, kind):
     if not protocols:
         abort(404)
     if kind == "workbook":
-        return _send(reports.event_workbook_xlsx(protocols, event=event.name), "event", "xlsx", event.name)
-    if kind == "results":
-        return _send(reports.event_results_pdf(protocols, event=event.name), "results", "pdf", event.name)
-    if kind == "certificates":
-        return _send(reports.certificates_pdf(protocols, event=event.name, **_date(event)), "certificates", "pdf",
+        return _send(reports.event_workbook_xlsx(protocols, event=event.name, event_date=event.date), "event", "xlsx",
                      event.name)
+    if kind == "results":
+        return _send(reports.event_results_pdf(protocols, event=event.name, event_date=event.date), "results", "pdf",
+                     event.name)
+    if kind == "certificates":
+        return _send(reports.certificates_pdf(protocols, event=event.name, event_date=event.date), "certificates",
+                     "pdf", event.name)
     abort(404)
 
 
-def _date(event):
-    """The event's date for the sheets that print it (when the reports take it)."""
-    import inspect
-    return {"event_date": event.date} if "event_date" in inspect.signature(reports.certificates_pdf).parameters else {}
+def start_protocol(session, table_id):
+    """Start making a finished table's protocol PDF in the background (in the language of this
+    screen), so that it is ready when the host or the organizer downloads it."""
+    loaded = services.load(session, table_id)
+    if loaded.table.ruleset in GAME_REPORTS or loaded.game is None or loaded.broken:
+        return
+    event = services.events.get_event(session, loaded.table.event_id) if loaded.table.event_id else None
+    services.exports.start_protocol(loaded, event.name if event else _("Game"), event.date if event else None)

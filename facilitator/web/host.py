@@ -332,6 +332,10 @@ def move(table_id, kind):
         text = describe_error(err) if isinstance(err, (RulesError, JSONInputError)) else str(err)
         return _refuse(table_id, _("The move was not recorded: {error}", error=text), 400, form)
     flash("\n".join(result_lines(result)), "ok")
+    if finished:  # the protocol is made now, in the background: ready when the host asks for it
+        from .downloads import start_protocol
+        with db_session() as s:
+            start_protocol(s, table_id)
     return redirect(url_for("host.final" if finished else "host.turn", table_id=table_id), 303)
 
 

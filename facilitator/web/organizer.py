@@ -10,7 +10,7 @@ from flask import (Blueprint, abort, current_app, flash, jsonify, redirect, rend
                    url_for)
 
 from .. import services
-from ..i18n import describe_error
+from ..i18n import describe_error, get_locale
 from ..i18n import gettext as _
 from ..rules import ReplayError, RulesError
 from ..rules.registry import UnknownFormat
@@ -339,7 +339,7 @@ def access_sheet(event_id):
             services.access.ensure_access(s, table)
             cards.append({"name": table.name, "host": table.host_name, "pin": table.pin,
                           "url": public_url_for("public.host_link", token=table.token)})
-    pdf = access_sheet_pdf(ev.name, ev.date, cards, public_url_for("public.pin"))
+    pdf = access_sheet_pdf(ev.name, ev.date, cards, public_url_for("public.pin"), locale=get_locale())
     return send_file(BytesIO(pdf), mimetype="application/pdf", as_attachment=True,
                      download_name=safe_filename(f"access-{ev.id}.pdf"))
 

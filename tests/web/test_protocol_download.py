@@ -1,0 +1,62 @@
+"""The protocol PDF is made once per position of the game, in a worker process, and kept until
+the log changes (issue 9.10): finishing a game starts it in the background, a download that
+would wait shows its progress instead, and the next request gets the kept file."""
+
+from concurrent.futures import Future
+
+import pytest
+
+from facilitator import services
+from facilitator.rules import Move
+
+from .helpers import get, load, pass_until, record, submit
+
+pytestmark = pytest.mark.db
+
+
+def finish(host, table):
+    pass_until(host.application, table, lambda g: g.next()["expects"] == "finish")
+    return submit(host, get(host, f"/table/{table}/finish").form("/move/finish"))
+
+
+def cached_files():
+    return sorted(p.name for p in services.exports.cache_folder().glob("*.pdf"))
+
+
+def test_finishing_starts_the_protocol_and_the_download_is_the_kept_file(host, table):
+    assert finish(host, table).status == 303
+    first = host.get(f"/table/{table}/protocol.pdf")
+    assert first.status_code == 200 and first.mimetype == "application/pdf"
+    assert len(cached_files()) == 1  # made once, at the finish
+    again = host.get(f"/table/{table}/protocol.pdf")
+    assert again.get_data() == first.get_data() and len(cached_files()) == 1
+
+
+def test_a_new_position_gets_a_new_protocol(host, table):
+    host.get(f"/table/{table}/protocol.pdf")
+    record(host.application, table, Move("pass", player="Аня"))
+    host.get(f"/table/{table}/protocol.pdf")
+    assert len(cached_files()) == 2  # the provisional protocol of each position, never a stale one
+
+
+class NeverDone:
+    """A worker that never finishes: the protocol is "being made" for as long as the test runs."""
+
+    def __init__(self):
+        self.submitted = 0
+
+    def submit(self, *args, **kwargs):
+        self.submitted += 1
+        return Future()
+
+
+def test_a_protocol_still_being_made_shows_its_progress_and_is_asked_for_again(host, table, monkeypatch):
+    worker = NeverDone()
+    monkeypatch.setattr(services.exports, "_executor", lambda: worker)
+    host.application.config["PROTOCOL_WAIT_SECONDS"] = 0.05
+    page = host.get(f"/table/{table}/protocol.pdf")
+    assert page.status_code == 202 and page.headers["Refresh"] == "1"
+    assert "The protocol is being prepared" in page.get_data(as_text=True)
+    host.get(f"/table/{table}/protocol.pdf")
+    assert worker.submitted == 1  # asked again while it is being made: not started twice
+    assert load(host.application, table).game is not None
