@@ -129,6 +129,9 @@ def test_refusals_of_a_queued_deal_say_the_rule_and_the_numbers(app, client):
         assert page.status == status, (message, page.status, page.error)
         assert message in page.error, (message, page.error)
     assert seq(app, table_id) == 0
+    other = seated(app, client, first="Dmitri")  # Anna sits on Dmitri's left
+    page = move_post(client, other, "deal", dict(deal_json("Dmitri", counters=["Anna", "Anna"]), after=0))
+    assert page.status == 422 and "The move was not recorded: Anna countered twice" in page.error
 
 
 def test_the_queue_form_records_a_deal_with_its_json_fields(app, client):
