@@ -329,6 +329,13 @@ def test_a_game_ends_by_threat_on_the_tablet(page, live_server, screenshots, tmp
     tablet.setup({"Anna": 10, "Boris": 10, "Vera": 10, "Dmitri": 10}, threat=12, assets=2, first="Anna",
                  sealed={"Vera": "federalist"})
     assert tablet.shown() == {"label": "S1", "threat": 12}
+    # the same screen in Swedish and in Russian (longer words) still fits
+    table_url = page.url
+    for lang in ("sv", "ru"):
+        page.goto(f"{table_url}?lang={lang}")
+        assert page.locator("html").get_attribute("lang") == lang
+        tablet.shoot(f"table-{lang}")
+    page.goto(f"{table_url}?lang=en")
     # S1: a counteroffer covered by another, support, a bribe inside the deal
     tablet.deal("A05", "Biotech: Vaccination Drive",
                 counters=[("Boris", "Media: Public Broadcast"), ("Vera", "Labor: Relocate Androids")],
