@@ -546,7 +546,8 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
         row += 1
     row += 1
     facts = [(_("Threat after setup"), p.setup["threat"]), (_("Asset cards for S1"), p.setup["assets"]),
-             (_("Demand card"), p.setup["demand"]["card"]), (_("Threat of the demand card"), p.setup["demand"]["threat"])]
+             (_("Demand card"), p.setup["demand"]["card"]),
+             (_("Threat of the demand card"), p.setup["demand"]["threat"])]
     if not p.final and p.setup["sealed"]:
         facts.append((_("Rival cards sealed at setup"), p.setup["sealed"]))
     for label, value in facts:

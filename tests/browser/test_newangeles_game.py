@@ -36,7 +36,9 @@ SMALL_CONTROLS = """() => {
     if (el.type === 'checkbox' || el.type === 'radio') target = el.closest('label') || el;
     const r = target.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;  // inside a closed <details>, or hidden
-    if (r.width < 44 || r.height < 44) out.push(`${el.tagName} ${el.name || el.textContent.trim().slice(0, 30)} ${Math.round(r.width)}×${Math.round(r.height)}`);
+    if (r.width < 44 || r.height < 44) {
+      out.push(`${el.tagName} ${el.name || el.textContent.trim().slice(0, 30)} ${Math.round(r.width)}×${Math.round(r.height)}`);
+    }
   }
   return out;
 }"""

@@ -17,7 +17,8 @@ def test_the_setup_screen_offers_six_seats_the_corporations_and_the_demand_cards
     assert page.status == 200
     form = page.forms[-1]
     assert {f"players-{i}-name" for i in range(6)} <= set(form.fields)
-    assert set(form.selects["players-0-corp"]) >= {"", "jinteki", "nbn", "globalsec", "haas-bioroid", "weyland", "melange"}
+    corporations = {"", "jinteki", "nbn", "globalsec", "haas-bioroid", "weyland", "melange"}
+    assert set(form.selects["players-0-corp"]) >= corporations
     assert "DM2" in form.selects["demand"] and "__other__" in form.selects["demand"]
     assert "federalist" in form.selects["players-0-rival"]
     assert 'data-table="%d"' % table_id in page.html
@@ -46,7 +47,8 @@ def test_a_typed_demand_card_and_a_starting_supply(app, client):
 def test_refusals_are_said_next_to_their_fields(app, client):
     table_id = new_table(app)
     cases = [
-        (setup_form(**{"players-1-corp": "jinteki"}), "players-1-corp", "corporation jinteki is played by Anna and Boris"),
+        (setup_form(**{"players-1-corp": "jinteki"}), "players-1-corp",
+         "corporation jinteki is played by Anna and Boris"),
         (setup_form(threat=25), "threat", "threat 25 must be 0 to 24"),
         (setup_form(assets=0), "assets", "asset cards for S1 must be at least 1, got 0"),
         (setup_form(**{"players-2-capital": "ten"}), "players-2-capital", "“ten” is not a whole number"),

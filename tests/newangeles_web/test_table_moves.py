@@ -45,7 +45,8 @@ def test_capital_threat_supply_and_transfer_with_their_reasons(app, client):
     assert below.status == 422 and "capital Anna would be \u22121" in below.error.replace("-", "\u2212")
     assert 'value="-11"' in below.html  # the refused form keeps what was typed
     assert submit(client, screen(client, table_id).form("/move/threat"), amount=2, reason="illness").status == 303
-    assert submit(client, screen(client, table_id).form("/move/supply"), **{"changes-energy": 3, "reason": "action"}).status == 303
+    supply = screen(client, table_id).form("/move/supply")
+    assert submit(client, supply, **{"changes-energy": 3, "reason": "action"}).status == 303
     page = screen(client, table_id)
     assert submit(client, page.form("/move/transfer"), **{"from": "Boris", "to": "Vera", "capital": 3}).status == 303
     game = load(app, table_id).game
@@ -154,7 +155,8 @@ def test_a_demand_round_met_and_its_queued_json_form(app, client):
     page = screen(client, table_id)
     assert 'data-met="1" data-threat-added="0"' in page.html and "The demand is met" in page.text
     form = page.form("/move/demand_round")
-    investments = [{"player": n, "card": f"I0{i}", "capital": i} for i, n in enumerate(("Anna", "Boris", "Vera", "Dmitri"))]
+    investments = [{"player": n, "card": f"I0{i}", "capital": i}
+                   for i, n in enumerate(("Anna", "Boris", "Vera", "Dmitri"))]
     queued = {"after": form.fields["after"], "investments": json.dumps(investments), "next_demand": json.dumps("DM2")}
     done = post(client, form.action, queued, follow=True)
     assert "Demand DM2 met" in " ".join(done.messages("ok"))

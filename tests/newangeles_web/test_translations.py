@@ -35,8 +35,8 @@ def sources():
             (JINJA, TEMPLATES / "organizer/games/new-angeles_ranking.html"),
             (JINJA, TEMPLATES / "public/games/new-angeles.html"),
             (JINJA, TEMPLATES / "print/newangeles_protocol.html")]
-    out += [("python", ROOT / "facilitator/web/newangeles.py"), ("python", ROOT / "facilitator/web/newangeles_forms.py"),
-            ("python", ROOT / "facilitator/reports/newangeles.py")]
+    out += [("python", ROOT / "facilitator/web" / name) for name in ("newangeles.py", "newangeles_forms.py")]
+    out += [("python", ROOT / "facilitator/reports/newangeles.py")]
     return out
 
 
