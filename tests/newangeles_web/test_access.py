@@ -38,8 +38,10 @@ def test_a_table_of_another_game_is_sent_to_its_own_screens(app, client):
         pack_row = services.packs.ensure_sample(s, "lyceum-16-25")
         table_id = services.create_table(s, "Lyceum", pack_row).id
     response = client.get(f"/na/table/{table_id}")
-    assert response.status_code == 302 and response.headers["Location"].endswith(f"/table/{table_id}/setup") or \
-        response.headers["Location"].endswith(f"/table/{table_id}")
+    assert response.status_code == 302 and response.headers["Location"].endswith(f"/table/{table_id}")
+    assert not response.headers["Location"].startswith("/na/")
+    # a move posted to this game's address for a table of another game is no move at all
+    assert client.post(f"/na/table/{table_id}/move/capital", data={"after": 0}).status_code in (400, 404)
 
 
 def post(client, url, data):
