@@ -157,6 +157,9 @@ class Host:
             return True
         if self.counts.get("play_event", 0) + self.counts.get("play_activity", 0) > 6:
             self.shoot("turn")
+        if sum(self.counts.values()) >= 15 and "adjust" not in self.counts:
+            self.host_tools()
+            return True
         if self.plays < 3:
             self.plays += 1
             abilities = page.locator("a[data-ability], form[data-move=ability] button[type=submit]")
@@ -177,6 +180,32 @@ class Host:
                     return True
         self.tap(page.locator("form[data-move=end_turn] button[type=submit]"), "end_turn")
         return True
+
+    def host_tools(self):
+        """A correction built on its page and recorded with its reason; the finish confirmation
+        opened and left; a page drawn before the correction opened again: it has moved on."""
+        page = self.page
+        seq = seq_of(page)
+        self.open(page.locator("a[href*='/adjust?after=']"))
+        self.shoot("adjust")
+        builder = page.locator("form.builder[data-kind=anxiety]")
+        builder.locator("input[name=amount]").fill("1")
+        self.open(builder.locator("button[type=submit]"))
+        assert "+1" in page.locator("ul.changes").inner_text()
+        self.shoot("adjust-confirm")
+        form = page.locator("form.confirm-adjust")
+        form.locator("input[name=reason]").fill("the card was misread")
+        self.tap(form.locator("button[type=submit].primary"), "adjust")
+        self.open(page.locator("a[href*='/finish?after=']"))
+        assert page.locator("form[data-move=finish]").count() == 1
+        self.shoot("finish")
+        self.open(page.locator("a[href$='/ae/table/%d']" % self.table_id).last)
+        with self.page.expect_navigation():
+            page.goto(f"{self.turn_url}/adjust?after={seq}")
+        assert page.locator("[data-status=moved-on]").count() == 1
+        assert page.locator("form[data-move]").count() == 0
+        self.shoot("moved-on")
+        self.back()
 
     def choose_on_page(self, kind, depth=0):
         """On a card or ability page: tap a legal option (following links to the card's next
