@@ -37,6 +37,10 @@ def _own_database(server_url):
         return None, None
     import psycopg
     name = f"test_facilitator_{os.getpid()}"
+    if os.environ.get("FACILITATOR_TEST_DATABASE") == name:
+        # this module imported a second time (``from tests.conftest import …``): the run's
+        # database exists already and must not be dropped under the tests using it
+        return server_url.rsplit("/", 1)[0] + "/" + name, None
     dsn = server_url.replace("postgresql+psycopg://", "postgresql://")
     try:
         admin = psycopg.connect(dsn, autocommit=True, connect_timeout=3)
@@ -44,6 +48,7 @@ def _own_database(server_url):
         admin.execute(f'CREATE DATABASE "{name}"')
     except Exception:
         return server_url, None
+    os.environ["FACILITATOR_TEST_DATABASE"] = name
     return server_url.rsplit("/", 1)[0] + "/" + name, (admin, name)
 
 

@@ -58,6 +58,16 @@ def row_by_id(session, pack_id):
     return session.get(ContentPackRow, pack_id) if pack_id is not None else None
 
 
+def pack_row_of(session, pack_id):
+    """A pack version's row, held by the session for its life (a version never changes, so a
+    request reads it once however many times it asks)."""
+    held = session.info.setdefault("pack_rows", {})
+    row = held.get(pack_id)
+    if row is None:
+        row = held[pack_id] = session.get(ContentPackRow, pack_id)
+    return row
+
+
 def pack_of(row):
     """The validated pack a row holds. Stored versions never change, so a pack is parsed and
     validated once per content, not on every request."""

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import func, update
+from sqlalchemy import func, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import select
@@ -34,7 +34,7 @@ from ..rules.errors import MalformedError, RulesError
 from ..rules.record import ReplayError
 from ..storage.models import ContentPackRow, Event, GameTable, MoveRow
 from .db import after_commit
-from .packs import pack_of, store_pack
+from .packs import pack_of, pack_row_of, store_pack
 
 #: log rows that take a move back: the host's undo, the organizer's void and reopen
 TAKE_BACK = ("undo", "void", "reopen")
@@ -109,6 +109,7 @@ class LoadedTable:
         self.results = results if results is not None else {}  # seq of a move in force -> its result
         self.problem = problem  # a Problem when the log does not replay
         self._session = session
+        self.standing = None  # the table's standing of this position, once worked out
 
     @property
     def log(self):
@@ -168,6 +169,13 @@ class LoadedTable:
         rules = self.ruleset
         moves = [rules.read_move(json.loads(r.data)) for r in self.active]
         return rules.make_record(self.table.name, self.pack, self.setup, moves)
+
+    def public_record(self):
+        """The record as a host or a script may read it: a game's sealed information (New
+        Angeles's rivals) is left out until the game reveals it."""
+        data = self.record().to_dict()
+        sealed_out = getattr(self.ruleset._impl(), "sealed_out", None)
+        return sealed_out(data, self.game) if sealed_out else data
 
     def undone_moves(self):
         """Taken-back moves with who, when and how (undo, void, reopen), for the protocol:
@@ -240,9 +248,15 @@ def game_cache(session):
 
 # ----- reading ------------------------------------------------------------------------------
 def get_table(session, table_id):
-    table = session.get(GameTable, table_id) if _valid_id(table_id) else None
+    """A table's row, read once per session: the session holds it for as long as it lives (its
+    identity map alone would forget an object nobody holds between two uses in one request)."""
+    held = session.info.setdefault("tables", {})
+    table = held.get(table_id)
     if table is None:
-        raise TableNotFound(table_id)
+        table = session.get(GameTable, table_id) if _valid_id(table_id) else None
+        if table is None:
+            raise TableNotFound(table_id)
+        held[table_id] = table
     return table
 
 
@@ -290,7 +304,7 @@ def load(session, table_id, fresh=False):
     ``problem`` and the game as it was before the failing move. ``fresh`` replays even when
     the cache holds the position."""
     table = get_table(session, table_id)
-    pack_row = session.get(ContentPackRow, table.pack_id)
+    pack_row = pack_row_of(session, table.pack_id)
     return _assemble(session, table, pack_row, None, fresh)
 
 
@@ -356,6 +370,7 @@ def _head_values(loaded, game, problem, moves_in_force, moved):
         values.update(status="setup", standing=None, problem=None)
     else:
         standing = loaded.ruleset.table_standing(game)
+        loaded.standing = standing
         values.update(status="finished" if game.finished else "playing", problem=None,
                       standing=json.dumps(standing, ensure_ascii=False))
     return values
@@ -420,9 +435,11 @@ def _append(session, loaded, row, values, expected_seq):
     back as a whole)."""
     if not _compare_and_set(session, loaded.table, expected_seq, loaded.table.rev, values):
         return False
-    session.add(row)
-    try:
-        session.flush()
+    row.created_at = row.created_at or utcnow()
+    try:  # one INSERT, without the unit of work's bookkeeping (the row is only appended, never changed)
+        session.connection().execute(insert(MoveRow.__table__).values(
+            table_id=row.table_id, seq=row.seq, kind=row.kind, data=row.data, undoes=row.undoes, author=row.author,
+            client_id=row.client_id, created_at=row.created_at))
     except IntegrityError:
         raise StaleMove(expected_seq, expected_seq + 1, bool(row.client_id)) from None
     return True
@@ -698,7 +715,7 @@ class WrongGame(ValueError):
 def refresh_head(session, table):
     """Work out a table's kept head (seq, status, standing, counts) from its log: after an
     import or restore, and for tables stored before the head was kept."""
-    pack_row = session.get(ContentPackRow, table.pack_id)
+    pack_row = pack_row_of(session, table.pack_id)
     loaded = LoadedTable(table=table, pack_row=pack_row, pack=pack_of(pack_row), session=session)
     if table.players:
         rules = loaded.ruleset

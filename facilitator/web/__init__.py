@@ -128,7 +128,7 @@ def create_app(test_config=None):
 
     @app.context_processor
     def _languages():
-        return {"page_locales": g.get("page_locales", i18n.LOCALES)}
+        return {"page_locales": g.get("page_locales", i18n.LOCALES), "page_game": g.get("page_game", "16/25")}
 
     @app.teardown_request
     def _end_request(_exc=None):
@@ -171,10 +171,13 @@ def game_name(ruleset):
         return ruleset
 
 
-def use_locales(locales):
+def use_locales(locales, ruleset=None):
     """This page speaks ``locales`` (its game's, its players' own first): the language chosen
-    on this browser if it is one of them, else the first; the switcher offers only these."""
+    on this browser if it is one of them, else the first; the switcher offers only these. The
+    top bar names the page's game (``ruleset``)."""
     g.page_locales = tuple(locales)
+    if ruleset:
+        g.page_game = game_name(ruleset)
     wanted = session.get("lang")
     i18n.set_locale(wanted if wanted in locales else locales[0])
 

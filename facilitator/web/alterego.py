@@ -59,7 +59,7 @@ def _words():
 def _check_access():
     """Finnish first (the game's own language), English and Russian selectable; the organizer
     runs every table, a host only the table opened with its link or PIN."""
-    use_locales(registry.get(RULESET).locales)
+    use_locales(registry.get(RULESET).locales, RULESET)
     table_id = (request.view_args or {}).get("table_id")
     if table_id is None:
         return None

@@ -20,7 +20,7 @@ from ..i18n import gettext as _
 from ..i18n import describe_error, translate_error
 from ..rules import IllegalMoveError, MalformedError, RulesError, SetupError
 from ..safejson import JSONInputError, loads as safe_loads
-from . import db_session
+from . import db, db_session
 from .auth import ORGANIZER, client_key, is_organizer, may_host, throttle
 from .openapi import openapi_document
 
@@ -37,7 +37,7 @@ def state(loaded):
     out = {"id": loaded.table.id, "seq": loaded.seq, "rev": loaded.rev, "setup_done": loaded.game is not None,
            "ruleset": loaded.table.ruleset, "needs_checking": loaded.broken}
     if loaded.game is not None and not loaded.broken:
-        out.update(loaded.ruleset.table_standing(loaded.game))
+        out.update(loaded.standing or loaded.ruleset.table_standing(loaded.game))
         out["legal_moves"] = loaded.game.legal_moves()
     else:
         out.update({"table": loaded.table.name, "players": [], "legal_moves": []})
@@ -319,8 +319,7 @@ def seat_players(table_id):
 
 @bp.post("/tables/<int:table_id>/moves")
 def post_move(table_id):
-    with db_session() as s:
-        err = _authorize(s, table_id)
+    err = _authorize(db(), table_id)  # read in the request's session; the write below commits it
     if err:
         return err
     body, err = _json_body()
@@ -466,7 +465,7 @@ def record(table_id):
         loaded = services.load(s, table_id)
         if loaded.game is None:
             return error(409, "no_setup", _("The table has no players yet"))
-        return jsonify(loaded.record().to_dict())
+        return jsonify(loaded.public_record())
 
 
 __all__ = ["bp", "error", "state", "g"]

@@ -80,6 +80,8 @@ def table_download(session, table_id, kind):
 def event_download(session, event, kind):
     """The event workbook (summary + every table's protocol), the results PDF or the
     certificates PDF, from every table that has players and replays."""
+    if event.ruleset != "lyceum-16-25":
+        abort(404)  # the event-wide sheets are «16/25»'s; other games print a protocol per table
     tables = services.events.tables_of(session, event.id)
     protocols = []
     for loaded in services.load_many(session, tables).values():

@@ -93,8 +93,11 @@ def index():
 
 
 def _pack_choices(s):
+    """Every game's packs: a lone host may run any game the app hosts."""
     from wtforms import SelectChoice
-    return [SelectChoice(p.id, f"{p.title} (v{p.version})") for p in services.packs.list_packs(s, "lyceum-16-25")]
+    from . import game_name
+    return [SelectChoice(p.id, f"{game_name(p.ruleset)}: {p.title} (v{p.version})" if p.ruleset != games.LYCEUM
+                         else f"{p.title} (v{p.version})") for p in services.packs.list_packs(s)]
 
 
 @bp.post("/tables")
@@ -145,7 +148,7 @@ def export_record(table_id):
         loaded = _load(s, table_id)
         if loaded.game is None:
             abort(404)
-        data = loaded.record().to_dict()
+        data = loaded.public_record()
     body = dumps_safe(data, indent=2).encode("utf-8")
     from .downloads import safe_filename
     return send_file(BytesIO(body), mimetype="application/json", as_attachment=True,
@@ -280,6 +283,10 @@ def _refuse(table_id, message, status, form=None):
         return render_template("host/turn.html", **_context(loaded, error=message, failed_form=form)), status
 
 
+#: how a refused field is named to the host, where its form name is not a word of the screen
+FIELD_LABELS = {"xp": "XP change"}
+
+
 def _form_errors(form):
     parts = []
     for name, errors in form.errors.items():
@@ -287,7 +294,7 @@ def _form_errors(form):
             for sub, errs in errors.items():
                 parts.append(f"{_(sub)}: {'; '.join(str(e) for e in errs)}")
         else:
-            parts.append(f"{_(name)}: {'; '.join(str(e) for e in errors)}")
+            parts.append(f"{_(FIELD_LABELS.get(name, name))}: {'; '.join(str(e) for e in errors)}")
     return "; ".join(parts)
 
 

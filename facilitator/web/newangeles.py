@@ -61,7 +61,7 @@ OWN_SCREENS = {"newangeles.turn": "turn", "newangeles.setup": "setup", "newangel
 def _check_access():
     """In the game's languages (English by default, its card language); the organizer runs
     every table, a host only the table opened with its link or PIN (as ``host._check_access``)."""
-    use_locales(registry.get(RULESET).locales)
+    use_locales(registry.get(RULESET).locales, RULESET)
     table_id = (request.view_args or {}).get("table_id")
     if table_id is not None:
         with db_session() as s:

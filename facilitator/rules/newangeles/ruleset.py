@@ -9,7 +9,7 @@ from .setup import read_setup as _read_setup
 from .standings import capital_ranking, standings, table_standing
 
 __all__ = ["read_pack", "default_pack_data", "read_setup", "setup_json", "new_game", "read_move",
-           "read_record", "make_record", "replay", "table_standing", "standings", "event_ranking"]
+           "read_record", "make_record", "replay", "table_standing", "standings", "event_ranking", "sealed_out"]
 
 
 def read_setup(value, path="setup"):
@@ -39,3 +39,15 @@ def event_ranking(tables):
                 "ended_by": t.get("ended_by")} for t in tables]
     return {"teams": [], "individuals": capital_ranking(tables) if tables else [], "ranked_by": "capital",
             "winners": winners}
+
+
+def sealed_out(record, game):
+    """A record as a host or a script may read it before the reveal (D22): the rivals sealed at
+    setup are left out until ``finish``; after it, the whole record."""
+    if game is not None and game.finished:
+        return record
+    out = dict(record)
+    setup = dict(out.get("setup") or {})
+    setup["players"] = [{k: v for k, v in p.items() if k != "rival"} for p in setup.get("players", [])]
+    out["setup"] = setup
+    return out
