@@ -6,9 +6,20 @@ import json
 
 import pytest
 
-from .helpers import each_case, load, seq
+from facilitator import services
+
+from .helpers import each_case, seq
 
 pytestmark = pytest.mark.db
+
+
+def load(app, table_id):
+    """The table as the services replay it, its log read before the session closes (a log read
+    later, from the closed session, would hold a connection nobody gives back)."""
+    with services.db.session_scope(app.extensions["facilitator.engine"]) as s:
+        table = services.load(s, table_id)
+        table.undone  # noqa: B018 - reads the log now
+        return table
 
 
 # ----- the batch endpoint ---------------------------------------------------------------------------

@@ -17,9 +17,18 @@ from facilitator import services
 from facilitator.rules import Move
 from facilitator.rules.eras import era_of_round
 
-from .helpers import THREE, Page, csrf_token, each_case, get, load, pass_until, post, record, seated_table, seq, submit
+from .helpers import THREE, Page, csrf_token, each_case, get, pass_until, post, record, seated_table, seq, submit
 
 pytestmark = pytest.mark.db
+
+
+def load(app, table_id):
+    """The table as the services replay it, its log read before the session closes (a log read
+    later, from the closed session, would hold a connection nobody gives back)."""
+    with services.db.session_scope(app.extensions["facilitator.engine"]) as s:
+        table = services.load(s, table_id)
+        table.undone  # noqa: B018 - reads the log now
+        return table
 
 
 def log_of(app, table_id):

@@ -1,0 +1,508 @@
+"""No write can break a table, and one broken table never takes the event down (issue 10).
+
+Races are played out deterministically: the service reading the table is made to let another
+session write in between (as ``tests/web/test_safe_writes.py`` does), so exactly one of the two
+writes wins on every run, on SQLite and on PostgreSQL. A table whose log does not replay is
+written straight into the database; the rest of the event must go on around it. Every number
+and name a person can enter is held to what the game can reach, with a clear refusal."""
+
+import json
+import threading
+import time
+
+import pytest
+from sqlmodel import select
+
+from facilitator import services
+from facilitator.content import sample_pack
+from facilitator.rules import IllegalMoveError, Move, registry
+from facilitator.storage.models import GameTable, MoveRow
+from tests.web.helpers import FOUR, THREE, Page, each_case, setup_data
+
+from .helpers import csrf_token, db, english, everything, flashes, new_event, post, text
+
+pytestmark = pytest.mark.db
+
+LYCEUM = "lyceum-16-25"
+
+
+def loaded(app, table_id):
+    """The table as the services replay it, its log read before the session closes (a log read
+    later, from the closed session, would hold a connection nobody gives back)."""
+    with db(app) as s:
+        table = services.load(s, table_id)
+        table.undone  # noqa: B018 - reads the log now
+        return table
+
+
+def log_of(app, table_id):
+    return [(r.seq, r.kind, r.data, r.undoes) for r in loaded(app, table_id).log]
+
+
+def engine(app):
+    return app.extensions["facilitator.engine"]
+
+
+def lone_table(app, players=THREE, name="Стол 1", event_id=None):
+    """A table seated through the services (its pack the newest sample version)."""
+    with db(app) as s:
+        pack_row = services.packs.latest_row(s, sample_pack().id, LYCEUM)
+        table = services.create_table(s, name, pack_row, event_id=event_id, access=True)
+        services.set_players(s, table.id, registry.get(LYCEUM).read_setup(players))
+        return table.id
+
+
+def racing(monkeypatch, where, write):
+    """Make ``where`` (a name in ``services.tables``) run ``write()`` in another session the first
+    time it is called, before it returns: the other device's write lands in between."""
+    real = getattr(services.tables, where)
+    done = []
+
+    def raced(*args, **kwargs):
+        out = real(*args, **kwargs)
+        if not done:
+            done.append(True)
+            monkeypatch.setattr(services.tables, where, real)
+            write()
+        return out
+    monkeypatch.setattr(services.tables, where, raced)
+    return done
+
+
+def players_of(app, table_id):
+    return [p.name for p in loaded(app, table_id).players]
+
+
+def moves_name_seated_players(app, table_id):
+    table = loaded(app, table_id)
+    seated = {p.name for p in table.players}
+    return all(m.player in seated for m in table.record().moves if m.player)
+
+
+# ----- 1 (a). the setup form against the first move ---------------------------------------------
+def test_a_setup_change_landing_while_the_first_move_is_recorded_refuses_the_move(app, client, monkeypatch):
+    table = lone_table(app)
+    english(client)
+    page = Page(client.get(f"/table/{table}"))
+    pass_form = page.form("/move/pass")
+
+    def seat_four():  # another tablet saves the setup form: Гоша joins and goes first
+        with db(app) as s:
+            services.set_players(s, table, registry.get(LYCEUM).read_setup(FOUR), rev=loaded(app, table).rev)
+    raced = racing(monkeypatch, "load", seat_four)
+    response = client.post(pass_form.action, data=pass_form.data())
+    assert raced and response.status_code == 409
+    assert players_of(app, table) == ["Аня", "Борис", "Вика", "Гоша"]
+    assert loaded(app, table).log == []
+
+
+def test_a_first_move_landing_while_the_setup_form_is_saved_refuses_the_setup(app, client, monkeypatch):
+    table = lone_table(app)
+    english(client)
+    form = Page(client.get(f"/table/{table}/setup")).form("/setup")
+
+    def first_move():  # the other tablet records Аня's pass
+        with db(app) as s:
+            services.record_move(s, table, Move("pass", player="Аня"), 0)
+    raced = racing(monkeypatch, "load", first_move)
+    response = client.post(form.action, data={**form.data(), **setup_data(FOUR)})
+    assert raced and response.status_code == 303
+    assert response.headers["Location"].endswith(f"/table/{table}")
+    assert ("A move was recorded on another device meanwhile: the setup cannot change any more. "
+            "Nothing of this form was saved.") in flashes(client.get(response.headers["Location"]), "error")
+    assert players_of(app, table) == ["Аня", "Борис", "Вика"]
+    assert [(r.seq, r.kind) for r in loaded(app, table).log] == [(1, "move")]
+    assert moves_name_seated_players(app, table)
+
+
+def test_two_setup_forms_racing_one_wins_and_the_other_says_so(app, client, monkeypatch):
+    table = lone_table(app)
+    english(client)
+    form = Page(client.get(f"/table/{table}/setup")).form("/setup")
+
+    def other_setup():
+        with db(app) as s:
+            services.set_players(s, table, registry.get(LYCEUM).read_setup(THREE[:2] + FOUR[3:]))
+    racing(monkeypatch, "load", other_setup)
+    page = Page(client.post(form.action, data={**form.data(), **setup_data(FOUR)}))
+    assert page.status == 409
+    assert "The setup was changed on another device since this form was opened. Nothing was saved" in page
+    assert players_of(app, table) == ["Аня", "Борис", "Гоша"]
+
+
+# ----- 1 (b). a pack edit against the first draw of a card it removes ----------------------------
+def pack_without(code):
+    data = sample_pack().to_dict()
+    data["cards"] = [c for c in data["cards"] if c["code"] != code]
+    return registry.get(LYCEUM).read_pack(data)
+
+
+def edit_pack(app, code="L-G-01"):
+    """The organizer deletes a card: a new version of the pack, adopted by tables without moves."""
+    with db(app) as s:
+        row = services.packs.store_pack(s, pack_without(code), LYCEUM)
+        return row.id, services.packs.adopt_version(s, row)
+
+
+def every_table_replays(app):
+    with db(app) as s:
+        return {t.id: services.load(s, t.id, fresh=True).broken for t in services.list_tables(s)}
+
+
+DRAW_L_G_01 = Move("draw", player="Аня", color="green", card="L-G-01", decision="play")
+
+
+def test_a_pack_edit_landing_while_the_first_draw_is_recorded_refuses_the_draw(app, monkeypatch):
+    table, other = lone_table(app), lone_table(app, name="Стол 2")
+    edited = []
+    raced = racing(monkeypatch, "load", lambda: edited.append(edit_pack(app)))
+    with pytest.raises(services.StaleMove):
+        with db(app) as s:
+            services.record_move(s, table, DRAW_L_G_01, 0)
+    assert raced and edited[0][1] == 2  # both tables took the new version
+    assert loaded(app, table).table.pack_id == loaded(app, other).table.pack_id == edited[0][0]
+    assert loaded(app, table).log == []
+    assert every_table_replays(app) == {table: False, other: False}
+    with pytest.raises(IllegalMoveError, match="unknown card"):
+        with db(app) as s:  # the card is gone for this table now
+            services.record_move(s, table, DRAW_L_G_01, 0)
+
+
+def test_a_first_draw_landing_while_the_pack_edit_is_saved_keeps_the_old_version(app, monkeypatch):
+    table = lone_table(app)
+    old_pack = loaded(app, table).table.pack_id
+    with db(app) as s:
+        row = services.packs.store_pack(s, pack_without("L-G-01"), LYCEUM)
+
+    def first_draw():
+        with db(app) as s:
+            services.record_move(s, table, DRAW_L_G_01, 0)
+    raced = racing(monkeypatch, "pack_of", first_draw)  # adopt_pack reads the new pack, then writes
+    with db(app) as s:
+        moved = services.packs.adopt_version(s, services.packs.row_by_id(s, row.id))
+    assert raced and moved == 0
+    assert loaded(app, table).table.pack_id == old_pack
+    assert [m.card for m in loaded(app, table).record().moves] == ["L-G-01"]
+    assert every_table_replays(app) == {table: False}
+
+
+def test_a_pack_edit_and_a_first_move_at_a_table_of_its_event_in_two_threads(app, db_url, request):
+    """The pack edit updates the event's row, then the table's; a move updates the table's row,
+    then the event's (its version for the projector). Run at once, exactly one must win and the
+    other be refused as stale, never a database error."""
+    if db_url.startswith("postgresql"):
+        request.applymarker(pytest.mark.xfail(strict=True, reason=(
+            "deadlock on PostgreSQL: packs.adopt_version locks the event row before the table row, "
+            "tables._compare_and_set the table row before the event row; the loser gets "
+            "DeadlockDetected (a 500), not StaleMove")))
+    with db(app) as s:
+        pack_row = services.packs.latest_row(s, sample_pack().id, LYCEUM)
+        event_id = services.events.create_event(s, "Кубок", "2026-11-29", pack_row).id
+    table = lone_table(app, event_id=event_id)
+    with db(app) as s:
+        row_id = services.packs.store_pack(s, pack_without("L-G-01"), LYCEUM).id
+    event_locked, outcomes = threading.Event(), {}
+    real_pack_of = services.tables.pack_of
+
+    def slow_pack_of(row):  # inside adopt_pack, after adopt_version updated the event's row
+        if threading.current_thread().name == "edit":
+            event_locked.set()
+            time.sleep(0.4)  # the move meanwhile updates the table's row and waits for the event's
+        return real_pack_of(row)
+
+    def edit():
+        try:
+            with db(app) as s:
+                outcomes["edit"] = services.packs.adopt_version(s, services.packs.row_by_id(s, row_id))
+        except Exception as err:  # noqa: BLE001 - what the loser got is the point of the test
+            outcomes["edit"] = err
+            event_locked.set()
+
+    def move():
+        event_locked.wait(5)
+        try:
+            with db(app) as s:
+                services.record_move(s, table, DRAW_L_G_01, 0)
+                outcomes["move"] = "recorded"
+        except Exception as err:  # noqa: BLE001
+            outcomes["move"] = err
+    services.tables.pack_of = slow_pack_of
+    try:
+        threads = [threading.Thread(target=edit, name="edit"), threading.Thread(target=move, name="move")]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(15)
+    finally:
+        services.tables.pack_of = real_pack_of
+    errors = {k: v for k, v in outcomes.items() if isinstance(v, Exception) and not isinstance(v, services.StaleMove)}
+    assert not errors, errors
+    assert (outcomes["edit"] == 1) != (outcomes["move"] == "recorded"), outcomes
+    assert every_table_replays(app) == {table: False}
+
+
+# ----- 2. a table whose log does not replay ------------------------------------------------------
+def corrupt(app, table_id, data, kept_head=False):
+    """Append a move row the engine refuses, straight into the database, as the old races did.
+    ``kept_head`` False leaves the table's kept standing empty, as for a table stored before
+    standings were kept (the app works it out the first time the table is listed)."""
+    with db(app) as s:
+        table = s.get(GameTable, table_id)
+        seq = table.seq + 1
+        s.add(MoveRow(table_id=table_id, seq=seq, kind="move", data=json.dumps(data, ensure_ascii=False),
+                      author="tablet"))
+        table.seq = seq
+        table.move_count += 1
+        if not kept_head:
+            table.standing = None
+        s.add(table)
+    return seq
+
+
+def two_tables(app):
+    """An event: «Стол 1» plays on, «Стол 2» is one move in."""
+    event_id = new_event(app)
+    with db(app) as s:
+        event = services.events.get_event(s, event_id)
+        fine = services.events.add_table(s, event, "Стол 1").id
+        broken = services.events.add_table(s, event, "Стол 2").id
+        for t in (fine, broken):
+            services.set_players(s, t, registry.get(LYCEUM).read_setup(THREE))
+    for t in (fine, broken):
+        with db(app) as s:
+            services.record_move(s, t, Move("pass", player="Аня"), 0)
+    return event_id, fine, broken
+
+
+BAD_MOVES = [
+    ("a draw of a card the pack lacks",
+     {"type": "draw", "player": "Борис", "color": "green", "card": "L-G-99", "decision": "play"}, "L-G-99"),
+    ("an adjust of 10^8 XP", {"type": "adjust", "player": "Борис", "xp": 10 ** 8, "reason": "нули"}, "100000000"),
+    ("a player not seated", {"type": "pass", "player": "Гоша"}, "Гоша"),
+]
+
+
+def test_a_table_whose_log_does_not_replay_says_so_on_its_screens(app, client):
+    english(client)
+    event_id = new_event(app)
+
+    def check(name, data, shown):
+        table = lone_table(app, event_id=event_id, name=name[:40])
+        bad = corrupt(app, table, data)
+        turn = client.get(f"/table/{table}")
+        assert turn.status_code == 409 and "This table needs checking" in text(turn)
+        assert f"move #{bad} is refused by the rules now" in text(turn)
+        repair = client.get(f"/organizer/events/{event_id}/tables/{table}/repair")
+        assert repair.status_code == 200 and shown in text(repair), text(repair)[:500]
+        assert f"Void move #{bad}" in text(repair)
+    each_case(BAD_MOVES, check)
+
+
+def test_the_event_goes_on_around_a_broken_table_and_the_organizer_voids_its_bad_move(app, client, anon_client):
+    event_id, fine, broken = two_tables(app)
+    bad = corrupt(app, broken, BAD_MOVES[0][1])
+    russian = client.get(f"/table/{broken}")
+    assert russian.status_code == 409 and "требует проверки" in text(russian)
+
+    dashboard = client.get(f"/organizer/events/{event_id}")
+    assert dashboard.status_code == 200
+    repair_url = f"/organizer/events/{event_id}/tables/{broken}/repair"
+    assert f'href="{repair_url}">требует проверки<' in dashboard.get_data(as_text=True)
+    status = client.get(f"/organizer/events/{event_id}/status.json").get_json()
+    assert {t["name"]: t["needs_checking"] for t in status["tables"]} == {"Стол 1": False, "Стол 2": True}
+    assert status["left_out"] == ["Стол 2"]
+    assert anon_client.get(f"/e/{event_id}").status_code == 200
+    standings = anon_client.get(f"/e/{event_id}/standings.json")
+    assert standings.status_code == 200
+    body = standings.get_json()
+    assert body["left_out"] == ["Стол 2"] and body["individuals"]
+    assert {p["table"] for p in body["individuals"]} == {"Стол 1"}
+    backup = client.get(f"/organizer/events/{event_id}/backup.json")
+    assert backup.status_code == 200
+    kept = next(t for t in json.loads(backup.get_data())["tables"] if t["name"] == "Стол 2")
+    assert kept["log"][-1]["data"]["card"] == "L-G-99"
+    assert "требует проверки" in text(client.get("/"))
+
+    english(client)
+    repair = Page(client.get(repair_url))
+    assert "unknown card 'L-G-99'" in repair.text
+    voided = client.post(repair.form("/void").action, data=repair.form("/void").data())
+    assert voided.status_code == 303
+    table = loaded(app, broken)
+    assert not table.broken and (table.log[-1].kind, table.log[-1].undoes) == ("void", bad)
+    assert client.get(f"/table/{broken}").status_code == 200
+    with db(app) as s:
+        services.record_move(s, broken, Move("pass", player="Борис"), table.seq)
+    assert client.get(f"/table/{broken}/protocol.xlsx").status_code == 200
+    status = client.get(f"/organizer/events/{event_id}/status.json").get_json()
+    assert status["left_out"] == [] and not any(t["needs_checking"] for t in status["tables"])
+
+
+@pytest.mark.xfail(strict=True, reason="a table whose log stops replaying while its kept standing stays "
+                                       "(an engine or pack change, a row written outside the app) is "
+                                       "broken on its own screens only: services.events.progress trusts the "
+                                       "kept head, so the dashboard, status.json and the rankings keep it in")
+def test_a_table_whose_kept_standing_predates_the_bad_row_is_still_left_out(app, client):
+    event_id, fine, broken = two_tables(app)
+    corrupt(app, broken, BAD_MOVES[0][1], kept_head=True)
+    assert client.get(f"/table/{broken}").status_code == 409
+    status = client.get(f"/organizer/events/{event_id}/status.json").get_json()
+    assert status["left_out"] == ["Стол 2"]
+
+
+# ----- 3 and 5. bounds: a clear refusal, never a 500 ---------------------------------------------
+def test_numbers_beyond_the_game_are_refused_on_the_hosts_screen(app, client):
+    table = lone_table(app)
+    english(client)
+    token = csrf_token(client)
+
+    def check(name, url, fields, words):
+        before = everything(app)
+        page = Page(client.post(url.format(t=table), data={**fields, "csrf_token": token}))
+        assert page.status in (400, 422), page.status
+        assert words in page.error, page.error
+        assert everything(app) == before
+    adjust = {"after": 0, "player": "Аня", "reason": "лишние нули"}
+    each_case([
+        ("adjust 10^8 XP", "/table/{t}/move/adjust", {**adjust, "xp": 10 ** 8}, "XP change"),
+        ("adjust 10^100 XP", "/table/{t}/move/adjust", {**adjust, "xp": 10 ** 100}, "XP change"),
+        ("adjust 10^8 SP", "/table/{t}/move/adjust", {**adjust, "sp-health": 10 ** 8}, "health"),
+        ("timer 5 s", "/table/{t}/timer", {"seconds": 5}, "The timer was not set"),
+        ("timer 10^100 s", "/table/{t}/timer", {"seconds": 10 ** 100}, "The timer was not set"),
+        ("after beyond 2^31", "/table/{t}/move/pass", {"after": 2 ** 31, "type": "pass", "player": "Аня"},
+         "The move was not recorded"),
+        ("a hand-entered card nested 100,000 deep", "/table/{t}/move/draw",
+         {"after": 0, "player": "Аня", "color": "green", "decision": "play",
+          "manual": "[" * 100_000 + "]" * 100_000}, "nested more than"),
+        ("a hand-entered card with 5,000 digits", "/table/{t}/move/draw",
+         {"after": 0, "player": "Аня", "color": "green", "decision": "play",
+          "manual": '{"title": "x", "free": %s}' % ("9" * 5000)}, "digits"),
+    ], check)
+
+
+def test_ids_beyond_the_databases_integer_range_are_404_on_every_page(app, client):
+    event_id, _fine, _broken = two_tables(app)
+    token = csrf_token(client)
+
+    def check(name, method, url):
+        response = client.open(url, method=method, data={"csrf_token": token, "after": 0, "seq": 1})
+        assert response.status_code == 404, (response.status_code, text(response)[:200])
+        assert response.mimetype == "text/html"
+    big = 2 ** 31
+    each_case([(url, method, url) for method, url in [
+        ("GET", f"/table/{big}"), ("GET", f"/table/{big}/draw?color=green"), ("GET", f"/table/{big}/final"),
+        ("GET", f"/table/{big}/protocol.xlsx"), ("GET", f"/table/99999999999/record.json"),
+        ("POST", f"/table/{big}/undo"), ("POST", f"/table/{big}/move/pass"),
+        ("GET", f"/organizer/events/{big}"), ("GET", f"/organizer/events/{big}/status.json"),
+        ("GET", f"/organizer/events/{event_id}/tables/{big}/repair"),
+        ("POST", f"/organizer/events/{event_id}/tables/{big}/reopen"),
+        ("POST", f"/organizer/events/{event_id}/tables/{big}/void"),
+        ("GET", f"/e/{big}"), ("GET", f"/e/{big}/standings.json"),
+    ]], check)
+
+
+def upload(client, url, field, body, **extra):
+    data = {field: (__import__("io").BytesIO(body), "file.json"), "csrf_token": csrf_token(client), **extra}
+    return client.post(url, data=data, content_type="multipart/form-data", follow_redirects=True)
+
+
+def test_malformed_json_uploads_are_a_message_never_a_500(app, client):
+    event_id = new_event(app)
+    english(client)
+    deep = b"[" * 100_000 + b"]" * 100_000
+    long_number = b'{"format": "lyceum-record/1", "table": "x", "moves": [], "n": ' + b"7" * 5000 + b"}"
+
+    def check(name, url, field, body, words):
+        before = everything(app)
+        response = upload(client, url, field, body)
+        assert response.status_code == 200, response.status_code
+        assert any(words in m for m in flashes(response, "error")), flashes(response)
+        assert everything(app) == before
+    each_case([(f"{where} {what}", url, field, body, words)
+               for where, url, field, words in [
+                   ("host import", "/tables/import", "record", "Not a game record"),
+                   ("organizer import", f"/organizer/events/{event_id}/import", "record", "Not a game record"),
+                   ("restore", "/organizer/restore", "backup", "The backup was not restored")]
+               for what, body in [("100,000 deep", deep), ("5,000 digits", long_number)]], check)
+
+
+def test_names_with_control_characters_or_line_breaks_are_refused(app, client):
+    event_id, fine, _broken = two_tables(app)
+    english(client)
+
+    def check(name, url, fields):
+        before = everything(app)
+        response = post(client, url, fields, follow_redirects=True)
+        assert response.status_code == 200
+        assert flashes(response, "error"), text(response)[:300]
+        assert everything(app) == before
+    each_case([(f"{form}: {label}", url, {**fields, "name": bad})
+               for form, url, fields in [
+                   ("add", f"/organizer/events/{event_id}/tables", {}),
+                   ("rename", f"/organizer/events/{event_id}/tables/{fine}/rename", {}),
+                   ("new table", "/tables", {"pack": str(loaded(app, fine).table.pack_id)})]
+               for label, bad in [("newline", "Стол\n7"), ("carriage return", "Стол\r7"), ("tab", "Стол\t7"),
+                                  ("NUL", "Стол\x007"), ("line separator", "Стол\u20287")]], check)
+
+
+def test_a_record_download_of_a_table_with_an_odd_name_has_a_safe_file_name(app, client):
+    table = lone_table(app)
+    with db(app) as s:  # a name stored before names were checked
+        services.rename(s, s.get(GameTable, table), 'Стол "1";\r\nX-Evil: 1\\/..')
+    response = client.get(f"/table/{table}/record.json")
+    assert response.status_code == 200
+    disposition = response.headers["Content-Disposition"]
+    assert disposition.startswith("attachment;")
+    assert not any(ch in disposition for ch in '\r\n\x00\\/') and disposition.count('"') in (0, 2)
+    assert "X-Evil" not in response.headers
+
+
+# ----- 10. security headers; 11. one database session per request ---------------------------------
+def test_pages_carry_the_security_headers_and_no_inline_script(app, client, anon_client):
+    import re
+    event_id, fine, _broken = two_tables(app)
+    pages = {"turn screen": (client, f"/table/{fine}"), "dashboard": (client, f"/organizer/events/{event_id}"),
+             "projector": (anon_client, f"/e/{event_id}"), "PIN page": (anon_client, "/pin"),
+             "draw page": (client, f"/table/{fine}/draw?color=green&card=L-G-02"),
+             "an error page": (anon_client, f"/table/{fine}")}
+
+    def check(name, browser, url):
+        response = browser.get(url)
+        headers = response.headers
+        policy = headers.get("Content-Security-Policy", "")
+        assert "script-src 'self'" in policy and "unsafe-inline" not in policy.split("script-src", 1)[1].split(";")[0]
+        assert headers.get("X-Content-Type-Options") == "nosniff"
+        assert headers.get("Referrer-Policy") and headers.get("X-Frame-Options") == "DENY"
+        for tag in re.findall(r"<script\b[^>]*>", response.get_data(as_text=True)):
+            assert "src=" in tag or 'type="application/json"' in tag, tag
+        assert not re.search(r"\son[a-z]+=\"", response.get_data(as_text=True)), "an inline event handler"
+    each_case([(name, browser, url) for name, (browser, url) in pages.items()], check)
+
+
+def test_one_request_opens_one_database_session(app, client, monkeypatch):
+    from sqlalchemy import event as sa_event
+    from sqlmodel import Session
+    table = lone_table(app)
+    english(client)
+    form = Page(client.get(f"/table/{table}")).form("/move/pass")
+    made, begun = [], set()
+    real = services.db.new_session
+
+    def counted(bind):
+        made.append(bind)
+        return real(bind)
+
+    def began(session, transaction, connection):
+        begun.add(id(session))
+    monkeypatch.setattr(services.db, "new_session", counted)
+    sa_event.listen(Session, "after_begin", began)
+    try:
+        for label, request in [("turn screen", lambda: client.get(f"/table/{table}")),
+                               ("a move", lambda: client.post(form.action, data=form.data()))]:
+            made.clear()
+            begun.clear()
+            assert request().status_code in (200, 303)
+            assert (len(made), len(begun)) == (1, 1), label
+    finally:
+        sa_event.remove(Session, "after_begin", began)
+    assert log_of(app, table)[0][:2] == (1, "move")
