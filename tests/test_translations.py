@@ -32,7 +32,7 @@ CATALOG_DIR = ROOT / "facilitator" / "translations" / "ru"
 #: the catalogs this test owns: their translations must keep every placeholder exactly
 OWN_CATALOGS = ("rules.po", "web.po")
 
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "plural_forms": (1, 2)}
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "plural_forms": (1, 2), "N_": None}
 JINJA = "jinja2.ext.babel_extract"
 
 

@@ -87,6 +87,8 @@ def startup(engine, shipped=True):
             with session_scope(engine) as s:
                 ensure_shipped_packs(s)
                 ensure_password_from_env(s)
+                from .tables import recheck_after_a_rules_change
+                recheck_after_a_rules_change(s)
     engine.dispose()
 
 

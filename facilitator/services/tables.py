@@ -337,7 +337,22 @@ def _assemble(session, table, pack_row, log, fresh=False):
             hit = replay_log(loaded.ruleset, pack, table.players, table.name, loaded.active)
             cache.put(table.id, GameCache.key(table, seq), hit)
         loaded.game, loaded.results, loaded.problem = hit
+        if loaded.problem is not None and table.status != "broken":
+            _mark_broken(session, loaded)
     return loaded
+
+
+def _mark_broken(session, loaded):
+    """A table found not to replay (an engine or pack changed under its log) is marked on its
+    row at once, so the dashboard, the projector and the rankings leave it out too."""
+    values = _head_values(loaded, loaded.game, loaded.problem, loaded.table.move_count, moved=False)
+    values.pop("last_move_at", None)
+    session.connection().execute(update(GameTable).where(GameTable.id == loaded.table.id).values(**values))
+    for key, value in values.items():
+        set_committed_value(loaded.table, key, value)
+    if loaded.table.event_id is not None:
+        session.connection().execute(update(Event).where(Event.id == loaded.table.event_id)
+                                     .values(version=Event.version + 1))
 
 
 def replay_log(rules, pack, players_json, table_name, rows):
@@ -739,6 +754,36 @@ def heads(session, tables):
             refresh_head(session, table)
         out[table.id] = json.loads(table.standing) if table.standing else None
     return out
+
+
+def rules_fingerprint():
+    """A digest of the rules engines' source: it changes with any change of a rule."""
+    import hashlib
+    from pathlib import Path
+    digest = hashlib.sha256()
+    root = Path(__file__).resolve().parent.parent / "rules"
+    for path in sorted(root.rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:32]
+
+
+def recheck_after_a_rules_change(session):
+    """After an upgrade that changed a rule, every seated table's kept standing is worked out
+    again on first listing (its log replayed once): a log the new rules refuse shows as
+    "needs checking" everywhere instead of a standing the rules no longer give."""
+    from ..storage.models import Setting
+    current = rules_fingerprint()
+    row = session.get(Setting, "rules_fingerprint")
+    if row is not None and row.value == current:
+        return False
+    session.connection().execute(update(GameTable).where(GameTable.players.is_not(None))
+                                 .values(standing=None, status="playing"))
+    if row is None:
+        row = Setting(key="rules_fingerprint", value=current)
+    row.value = current
+    session.add(row)
+    return True
 
 
 def problem_of(table):

@@ -8,35 +8,36 @@ from flask import make_response, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from ..i18n import gettext as _
+from ..words import N_
 
 log = logging.getLogger("facilitator")
 
 TITLES = {
-    400: "The request was not understood",
-    401: "Sign in first",
-    403: "This device has no access here",
-    404: "There is no such page",
-    405: "This page cannot do that",
-    409: "The table has moved on",
-    413: "The file is too large",
-    422: "The rules do not allow this",
-    429: "Too many attempts",
-    500: "Something went wrong on the server",
+    400: N_("The request was not understood"),
+    401: N_("Sign in first"),
+    403: N_("This device has no access here"),
+    404: N_("There is no such page"),
+    405: N_("This page cannot do that"),
+    409: N_("The table has moved on"),
+    413: N_("The file is too large"),
+    422: N_("The rules do not allow this"),
+    429: N_("Too many attempts"),
+    500: N_("Something went wrong on the server"),
 }
 EXPLANATIONS = {
-    400: "Something in the form or link was not as expected. Go back and try again.",
-    401: "Sign in as the organizer, or open your table with its link or PIN.",
-    403: "A table opens with its host link (QR code) or its PIN. Ask the organizer for the PIN if you do not "
-         "have it.",
-    404: "The link may be mistyped or the table may have been removed.",
-    405: "Go back to the previous screen and use its buttons.",
-    409: "Another device changed the table since this screen was drawn. Nothing was recorded: open the table "
-         "again and repeat the move if it is still needed.",
-    413: "Upload a smaller file. An event backup written by this app always fits.",
-    422: "The move was not recorded. Open the table again to see what is possible now.",
-    429: "Wait a little and try again.",
-    500: "Nothing you entered before this is lost. Go back to the table and try again; if it happens again, "
-         "tell the organizer.",
+    400: N_("Something in the form or link was not as expected. Go back and try again."),
+    401: N_("Sign in as the organizer, or open your table with its link or PIN."),
+    403: N_("A table opens with its host link (QR code) or its PIN. Ask the organizer for the PIN if you do not "
+         "have it."),
+    404: N_("The link may be mistyped or the table may have been removed."),
+    405: N_("Go back to the previous screen and use its buttons."),
+    409: N_("Another device changed the table since this screen was drawn. Nothing was recorded: open the table "
+         "again and repeat the move if it is still needed."),
+    413: N_("Upload a smaller file. An event backup written by this app always fits."),
+    422: N_("The move was not recorded. Open the table again to see what is possible now."),
+    429: N_("Wait a little and try again."),
+    500: N_("Nothing you entered before this is lost. Go back to the table and try again; if it happens again, "
+         "tell the organizer."),
 }
 
 
