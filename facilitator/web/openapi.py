@@ -6,17 +6,101 @@ def _error(description):
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 
 
+def _json_body(schema, required=True):
+    return {"required": required, "content": {"application/json": {"schema": schema}}}
+
+
+def _ok(description, schema=None):
+    out = {"description": description}
+    if schema is not None:
+        out["content"] = {"application/json": {"schema": schema}}
+    return out
+
+
+AUTH_ERRORS = {"401": _error("No credential: send a table token or an organizer token, or use a browser session"),
+               "403": _error("The credential does not open this")}
+
+
 def openapi_document(self_url="/api/v1/openapi.json"):
     table_id = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+    event_id = {"name": "event_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+    state = {"$ref": "#/components/schemas/TableState"}
+    event = {"$ref": "#/components/schemas/Event"}
     return {
         "openapi": "3.1.0",
         "info": {"title": "facilitator API", "version": "1",
-                 "description": "The host's actions for one «16/25» table: read the state, post a move "
-                                "(a lyceum-record/1 move object), undo. Every write names the sequence "
-                                "number it follows (`after`), so a repeated request never records twice."},
+                 "description": "The host's actions at a table of any game the app hosts («16/25», Alter Ego, "
+                                "New Angeles): read the state, post a move (a record move object of the "
+                                "table's game) or a batch of moves queued offline, undo, seat the players; "
+                                "and the organizer's set-up of an event: sign in for a token, create an event "
+                                "and its tables, read each table's link and PIN. Every write names the "
+                                "sequence number it follows (`after`), so a repeated request never records "
+                                "twice. Error `code`s are stable in every language."},
         "servers": [{"url": "/"}],
-        "security": [{}, {"tableToken": []}, {"session": []}],
+        "security": [{"tableToken": []}, {"organizerToken": []}, {"session": []}],
         "paths": {
+            "/api/v1/session": {
+                "post": {"summary": "Sign in as the organizer: a token for `Authorization: Bearer <token>`",
+                         "security": [],
+                         "requestBody": _json_body({"type": "object", "required": ["password"],
+                                                    "properties": {"password": {"type": "string"}}}),
+                         "responses": {"201": _ok("Signed in", {"type": "object", "properties": {
+                             "token": {"type": "string"}}}),
+                             "401": _error("Wrong password"), "400": _error("Malformed body"),
+                             "415": _error("The body is not JSON"),
+                             "429": {"description": "Too many wrong passwords: wait as `Retry-After` says",
+                                     "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+                                     "content": {"application/json": {"schema": {
+                                         "$ref": "#/components/schemas/Error"}}}}}},
+                "delete": {"summary": "Sign out: the organizer token (or browser session) ends",
+                           "responses": {"204": _ok("Signed out")}}},
+            "/api/v1/events": {
+                "get": {"summary": "The events (organizer)", "responses": {
+                    "200": _ok("The events", {"type": "object"}), **AUTH_ERRORS}},
+                "post": {"summary": "Create an event, with `tables` tables opened at once (organizer)",
+                         "requestBody": _json_body({"type": "object", "required": ["name"], "properties": {
+                             "name": {"type": "string", "maxLength": 200}, "date": {"type": "string", "format": "date"},
+                             "pack": {"type": "integer", "description": "a pack version's id (its game is the event's)"},
+                             "tables": {"type": "integer", "minimum": 0, "maximum": 100}}}),
+                         "responses": {"201": _ok("The event with its tables' links and PINs", event),
+                                       "400": _error("Malformed body"), **AUTH_ERRORS}}},
+            "/api/v1/events/{event_id}": {"get": {
+                "summary": "An event with every table's link, token and PIN (organizer)", "parameters": [event_id],
+                "responses": {"200": _ok("The event", event), "404": _error("No such event"), **AUTH_ERRORS}}},
+            "/api/v1/events/{event_id}/tables": {"post": {
+                "summary": "Add a table to an event (organizer)", "parameters": [event_id],
+                "requestBody": _json_body({"type": "object", "required": ["name"], "properties": {
+                    "name": {"type": "string", "maxLength": 100}, "host_name": {"type": "string", "maxLength": 100}}}),
+                "responses": {"201": _ok("The table with its link and PIN", {"$ref": "#/components/schemas/Table"}),
+                              "400": _error("Malformed body"), "404": _error("No such event"), **AUTH_ERRORS}}},
+            "/api/v1/tables/{table_id}/players": {"put": {
+                "summary": "Seat the players before the first move (the setup of the table's game)",
+                "parameters": [table_id],
+                "requestBody": _json_body({"type": "object", "required": ["rev", "players"], "properties": {
+                    "rev": {"type": "integer", "minimum": 0, "description": "the setup revision it follows"},
+                    "players": {"description": "the record's setup: «16/25» its players list, other games "
+                                               "their setup keys"}}}),
+                "responses": {"200": _ok("Seated; the new state", state), "400": _error("Malformed setup"),
+                              "404": _error("No such table"),
+                              "409": _error("Moves are recorded, or the setup changed on another device"),
+                              "422": _error("The rules refuse the setup"), **AUTH_ERRORS}}},
+            "/api/v1/tables/{table_id}/moves/batch": {"post": {
+                "summary": "Moves a tablet queued offline, in order: the longest valid run is recorded, the first "
+                           "refused is named (moves already recorded count as recorded)",
+                "parameters": [table_id],
+                "requestBody": _json_body({"type": "object", "required": ["moves"], "properties": {
+                    "moves": {"type": "array", "minItems": 1, "maxItems": 500, "items": {
+                        "type": "object", "required": ["after"], "properties": {
+                            "after": {"type": "integer", "minimum": 0},
+                            "move": {"$ref": "#/components/schemas/Move"},
+                            "undo": {"type": "boolean"},
+                            "client_id": {"type": "string", "maxLength": 64}}}},
+                    "flash": {"type": "boolean", "description": "a browser's outbox: the next screen says what "
+                                                                "the moves changed"}}}),
+                "responses": {"200": _ok("Every move recorded; the new state", {"$ref": "#/components/schemas/Batch"}),
+                              "207": _ok("Recorded up to the first move refused", {"$ref": "#/components/schemas/Batch"}),
+                              "400": _error("Malformed body"), "404": _error("No such table"),
+                              "415": _error("The body is not JSON"), **AUTH_ERRORS}}},
             "/api/v1/tables": {"get": {"summary": "The tables this client may open (every table for the organizer)", "responses": {"200": {
                 "description": "The tables", "content": {"application/json": {"schema": {
                     "type": "object", "properties": {"tables": {"type": "array", "items": {
@@ -27,6 +111,7 @@ def openapi_document(self_url="/api/v1/openapi.json"):
                 "parameters": [table_id],
                 "responses": {"200": {"description": "The state", "content": {"application/json": {
                     "schema": {"$ref": "#/components/schemas/TableState"}}}},
+                    "401": _error("No credential"),
                     "403": _error("Not this table's host"), "404": _error("No such table")}}},
             "/api/v1/tables/{table_id}/moves": {"post": {
                 "summary": "Record a move after sequence number `after`",
@@ -34,7 +119,8 @@ def openapi_document(self_url="/api/v1/openapi.json"):
                 "requestBody": {"required": True, "content": {"application/json": {"schema": {
                     "type": "object", "required": ["after", "move"],
                     "properties": {"after": {"type": "integer", "minimum": 0},
-                                   "move": {"$ref": "#/components/schemas/Move"}}}}}},
+                                   "move": {"$ref": "#/components/schemas/Move"},
+                                   "client_id": {"type": "string", "maxLength": 64}}}}}},
                 "responses": {
                     "201": {"description": "Recorded; the new state", "content": {"application/json": {
                         "schema": {"$ref": "#/components/schemas/TableState"}}}},
@@ -68,6 +154,8 @@ def openapi_document(self_url="/api/v1/openapi.json"):
           "securitySchemes": {
             "tableToken": {"type": "http", "scheme": "bearer",
                            "description": "The table's host token (from its host link)"},
+            "organizerToken": {"type": "http", "scheme": "bearer",
+                               "description": "An organizer token from POST /api/v1/session (starts with org_)"},
             "session": {"type": "apiKey", "in": "cookie", "name": "session",
                         "description": "A browser session that opened the table by link or PIN, or the organizer's"}},
           "schemas": {
@@ -88,6 +176,24 @@ def openapi_document(self_url="/api/v1/openapi.json"):
                 "xp": {"type": "integer"},
                 "redistribute": {"$ref": "#/components/schemas/SkillMap"},
                 "reason": {"type": "string"}, "at": {"type": "string"}, "note": {"type": "string"}}},
+            "Table": {"type": "object", "properties": {
+                "id": {"type": "integer"}, "name": {"type": "string"}, "host_name": {"type": ["string", "null"]},
+                "ruleset": {"type": "string"}, "seq": {"type": "integer"}, "rev": {"type": "integer"},
+                "status": {"enum": ["setup", "playing", "finished", "broken"]}, "url": {"type": "string"},
+                "pin": {"type": ["string", "null"]}, "token": {"type": ["string", "null"]},
+                "link": {"type": ["string", "null"]}}},
+            "Event": {"type": "object", "properties": {
+                "id": {"type": "integer"}, "name": {"type": "string"}, "date": {"type": ["string", "null"]},
+                "ruleset": {"type": "string"}, "pack_id": {"type": ["integer", "null"]},
+                "tables": {"type": "array", "items": {"$ref": "#/components/schemas/Table"}}}},
+            "Batch": {"type": "object", "properties": {
+                "seq": {"type": "integer"},
+                "recorded": {"type": "array", "items": {"type": "object", "properties": {
+                    "client_id": {"type": ["string", "null"]}, "seq": {"type": "integer"},
+                    "already": {"type": "boolean"}}}},
+                "refused": {"type": ["object", "null"], "properties": {
+                    "index": {"type": "integer"}, "client_id": {"type": ["string", "null"]},
+                    "code": {"type": "string"}, "message": {"type": "string"}}}}},
             "TableState": {"type": "object", "properties": {
                 "id": {"type": "integer"}, "seq": {"type": "integer"}, "setup_done": {"type": "boolean"},
                 "table": {"type": "string"}, "finished": {"type": "boolean"}, "round": {"type": "integer"},

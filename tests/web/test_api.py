@@ -4,6 +4,7 @@ sequence number it follows, undo, the record; errors as JSON with the screens' m
 an OpenAPI 3.1 document. A whole game played through it replays to the same standings."""
 
 import random
+import re
 
 import pytest
 
@@ -243,7 +244,17 @@ def test_the_openapi_document_describes_every_route(host):
     routes = {(path, method) for path, item in doc["paths"].items() for method in item}
     assert routes == {("/api/v1/tables", "get"), ("/api/v1/tables/{table_id}", "get"),
                       ("/api/v1/tables/{table_id}/moves", "post"), ("/api/v1/tables/{table_id}/undo", "post"),
-                      ("/api/v1/tables/{table_id}/record", "get")}
+                      ("/api/v1/tables/{table_id}/record", "get"),
+                      # issue 9: the outbox's batch of queued moves; issue 11: the organizer's set-up
+                      ("/api/v1/tables/{table_id}/moves/batch", "post"), ("/api/v1/tables/{table_id}/players", "put"),
+                      ("/api/v1/session", "post"), ("/api/v1/session", "delete"), ("/api/v1/events", "get"),
+                      ("/api/v1/events", "post"), ("/api/v1/events/{event_id}", "get"),
+                      ("/api/v1/events/{event_id}/tables", "post")}
+    # and every route the app serves under /api/v1 is in the document
+    served = {(re.sub(r"<(?:int:)?(\w+)>", r"{\1}", rule.rule), method.lower())
+              for rule in host.application.url_map.iter_rules() if rule.rule.startswith("/api/v1/")
+              and rule.rule != "/api/v1/openapi.json" for method in rule.methods - {"HEAD", "OPTIONS"}}
+    assert served == routes
     moves = doc["paths"]["/api/v1/tables/{table_id}/moves"]["post"]
     assert set(moves["responses"]) >= {"201", "400", "404", "409", "415", "422"}
     assert moves["requestBody"]["content"]["application/json"]["schema"]["required"] == ["after", "move"]
