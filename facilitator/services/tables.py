@@ -113,9 +113,11 @@ class LoadedTable:
 
     @property
     def log(self):
-        """Every row of the log, take-back rows included, in seq order."""
+        """Every row of the log, take-back rows included, in seq order: up to the table's
+        ``seq`` as this request read it (a write committed meanwhile by another request is not
+        mixed into this one's position)."""
         if self._log is None:
-            self._log = read_log(self._session, self.table.id)
+            self._log = read_log(self._session, self.table.id, upto=self.table.seq)
         return self._log
 
     @property
@@ -188,8 +190,11 @@ class LoadedTable:
         return self.results.get(active[-1].seq) if active else None
 
 
-def read_log(session, table_id):
-    return list(session.exec(select(MoveRow).where(MoveRow.table_id == table_id).order_by(MoveRow.seq)).all())
+def read_log(session, table_id, upto=None):
+    query = select(MoveRow).where(MoveRow.table_id == table_id)
+    if upto is not None:
+        query = query.where(MoveRow.seq <= upto)
+    return list(session.exec(query.order_by(MoveRow.seq)).all())
 
 
 def now_iso():
@@ -731,7 +736,8 @@ def refresh_head(session, table):
     """Work out a table's kept head (seq, status, standing, counts) from its log: after an
     import or restore, and for tables stored before the head was kept."""
     pack_row = pack_row_of(session, table.pack_id)
-    loaded = LoadedTable(table=table, pack_row=pack_row, pack=pack_of(pack_row), session=session)
+    loaded = LoadedTable(table=table, pack_row=pack_row, pack=pack_of(pack_row), session=session,
+                         log=read_log(session, table.id))  # the whole log: the kept seq is what is worked out
     if table.players:
         rules = loaded.ruleset
         loaded.game, loaded.results, loaded.problem = replay_log(rules, loaded.pack, table.players, table.name,
