@@ -177,6 +177,19 @@ def _table_of(s, event_id, table_id):
     return table
 
 
+@bp.get("/events/<int:event_id>/tables/<int:table_id>")
+@organizer_required
+def table(event_id, table_id):
+    """One table of the event: rename it, reissue its access, record a tablet's waiting moves,
+    reopen it (the dashboard lists many tables and keeps a row per table light)."""
+    with db_session() as s:
+        ev = _event_or_404(s, event_id)
+        row = _table_of(s, event_id, table_id)
+        services.access.ensure_access(s, row)
+        link = public_url_for("public.host_link", token=row.token)
+    return render_template("organizer/table.html", event=ev, table=row, link=link)
+
+
 @bp.post("/events/<int:event_id>/tables/<int:table_id>/rename")
 @organizer_required
 def rename_table(event_id, table_id):
