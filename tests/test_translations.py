@@ -257,7 +257,7 @@ def test_the_extraction_covers_every_screen_and_no_printed_report():
     ("The move was not recorded: {error}", "facilitator/web/host.py"),
     ("Sign out", "facilitator/templates/organizer/_signout.html"),  # an included partial
     ("Open the projector view", "facilitator/templates/organizer/event.html"),
-    ("Reopen for a correction", "facilitator/templates/organizer/event.html"),
+    ("Rename, new PIN, waiting moves, reopen", "facilitator/templates/organizer/event.html"),
     ("provisional: the games are still on", "facilitator/templates/public/games/lyceum-16-25.html"),
     ("No connection to the server: showing the last known results", "facilitator/templates/public/projector.html"),
     ("Enter your table's PIN", "facilitator/templates/public/pin.html"),
