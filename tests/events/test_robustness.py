@@ -7,6 +7,7 @@ written straight into the database; the rest of the event must go on around it. 
 and name a person can enter is held to what the game can reach, with a clear refusal."""
 
 import json
+import re
 import threading
 import time
 
@@ -307,7 +308,8 @@ def test_the_event_goes_on_around_a_broken_table_and_the_organizer_voids_its_bad
     dashboard = client.get(f"/organizer/events/{event_id}")
     assert dashboard.status_code == 200
     repair_url = f"/organizer/events/{event_id}/tables/{broken}/repair"
-    assert f'href="{repair_url}">требует проверки<' in dashboard.get_data(as_text=True)
+    assert re.search(rf'href="[^"]*/tables/{broken}/repair"[^>]*>\s*требует проверки\s*<',
+                     dashboard.get_data(as_text=True))
     status = client.get(f"/organizer/events/{event_id}/status.json").get_json()
     assert {t["name"]: t["needs_checking"] for t in status["tables"]} == {"Стол 1": False, "Стол 2": True}
     assert status["left_out"] == ["Стол 2"]
@@ -338,11 +340,68 @@ def test_the_event_goes_on_around_a_broken_table_and_the_organizer_voids_its_bad
     assert status["left_out"] == [] and not any(t["needs_checking"] for t in status["tables"])
 
 
-@pytest.mark.xfail(strict=True, reason="a table whose log stops replaying while its kept standing stays "
-                                       "(an engine or pack change, a row written outside the app) is "
-                                       "broken on its own screens only: services.events.progress trusts the "
-                                       "kept head, so the dashboard, status.json and the rankings keep it in")
-def test_a_table_whose_kept_standing_predates_the_bad_row_is_still_left_out(app, client):
+def broken_tables(app):
+    """An event of four tables: «Стол 1» plays on, each other one has a bad row of ``BAD_MOVES``.
+    Returns the event id and ``{bad move's name: (table id, its seq)}``."""
+    event_id, fine, first = two_tables(app)
+    out = {BAD_MOVES[0][0]: (first, corrupt(app, first, BAD_MOVES[0][1]))}
+    for name, data, _shown in BAD_MOVES[1:]:
+        table = lone_table(app, event_id=event_id, name=name[:40])
+        with db(app) as s:
+            services.record_move(s, table, Move("pass", player="Аня"), 0)
+        out[name] = (table, corrupt(app, table, data))
+    return event_id, out
+
+
+def test_no_page_of_a_broken_table_is_a_500_and_the_api_says_it_needs_checking(app, client):
+    event_id, broken = broken_tables(app)
+    token = csrf_token(client)
+
+    def check(name, table, bad):
+        for method, url, data in [
+                ("GET", f"/table/{table}", None), ("GET", f"/table/{table}/final", None),
+                ("GET", f"/table/{table}/draw?color=green", None), ("GET", f"/table/{table}/finish", None),
+                ("GET", f"/table/{table}/setup", None), ("GET", f"/table/{table}/protocol.xlsx", None),
+                ("POST", f"/table/{table}/undo", {"after": bad}),
+                ("POST", f"/table/{table}/move/pass", {"after": bad, "type": "pass", "player": "Борис"}),
+                ("POST", f"/table/{table}/move/adjust", {"after": bad, "player": "Борис", "xp": 100,
+                                                         "reason": "попытка"})]:
+            response = client.open(url, method=method, data=None if data is None else {**data, "csrf_token": token})
+            assert response.status_code < 500, (method, url, response.status_code)
+        assert [r[0] for r in log_of(app, table)] == list(range(1, bad + 1)), "a write to a broken table"
+        state = client.get(f"/api/v1/tables/{table}").get_json()
+        assert state["needs_checking"] is True and state["legal_moves"] == []
+        refused = client.post(f"/api/v1/tables/{table}/moves", data=json.dumps(
+            {"after": bad, "move": {"type": "pass", "player": "Борис"}}), content_type="application/json")
+        assert refused.status_code == 409 and refused.get_json()["error"]["code"] == "needs_checking"
+    each_case([(name, table, bad) for name, (table, bad) in broken.items()], check)
+    assert client.get(f"/organizer/events/{event_id}/download/workbook").status_code == 200
+
+
+@pytest.mark.xfail(strict=True, reason="LoadedTable.record() reads every move in force again with the bounded "
+                                       "read_move: a broken table whose bad row is beyond the bounds (an adjust "
+                                       "of 10^8 XP) makes /table/<id>/record.json and /api/v1/tables/<id>/record "
+                                       "raise MalformedError: a 500")
+def test_the_record_of_a_broken_table_downloads_or_is_refused_clearly(app, client):
+    _event_id, broken = broken_tables(app)
+    table, _bad = broken["an adjust of 10^8 XP"]
+    assert client.get(f"/table/{table}/record.json").status_code in (200, 409)
+    assert client.get(f"/api/v1/tables/{table}/record").status_code in (200, 409)
+
+
+@pytest.mark.xfail(strict=True, reason="organizer.reopen catches StaleMove and NotFinished but not "
+                                       "TableBroken, which services.reopen raises for a broken table: a 500")
+def test_reopening_a_broken_table_sends_the_organizer_to_its_repair(app, client):
+    event_id, broken = broken_tables(app)
+    table, bad = broken[BAD_MOVES[0][0]]
+    response = post(client, f"/organizer/events/{event_id}/tables/{table}/reopen", {"after": bad})
+    assert response.status_code == 303
+    assert log_of(app, table)[-1][0] == bad
+
+
+def test_a_table_found_not_to_replay_on_its_screen_is_left_out_of_the_rankings_at_once(app, client):
+    """Its kept standing predates the bad row (an engine or pack change, a row written outside
+    the app): the replay that finds the problem marks the table for every other page."""
     event_id, fine, broken = two_tables(app)
     corrupt(app, broken, BAD_MOVES[0][1], kept_head=True)
     assert client.get(f"/table/{broken}").status_code == 409
@@ -459,7 +518,6 @@ def test_a_record_download_of_a_table_with_an_odd_name_has_a_safe_file_name(app,
 
 # ----- 10. security headers; 11. one database session per request ---------------------------------
 def test_pages_carry_the_security_headers_and_no_inline_script(app, client, anon_client):
-    import re
     event_id, fine, _broken = two_tables(app)
     pages = {"turn screen": (client, f"/table/{fine}"), "dashboard": (client, f"/organizer/events/{event_id}"),
              "projector": (anon_client, f"/e/{event_id}"), "PIN page": (anon_client, "/pin"),

@@ -124,9 +124,6 @@ def test_a_batch_needs_the_tables_host(app, client):
     assert seq(app, mine) == seq(app, other) == 0
 
 
-@pytest.mark.xfail(strict=True, reason="web/openapi.py documents only the tables' GET/moves/undo/record: "
-                                       "the batch endpoint (and the session, events and players ones) are "
-                                       "missing from the OpenAPI document")
 def test_the_batch_endpoint_is_in_the_openapi_document(anon_client):
     paths = anon_client.get("/api/v1/openapi.json").get_json()["paths"]
     assert "/api/v1/tables/{table_id}/moves/batch" in paths

@@ -352,9 +352,6 @@ def test_error_pages_are_pages_with_a_way_on(app, client, anon_client, monkeypat
     assert "boom" not in page.html and "Traceback" not in page.html
 
 
-@pytest.mark.xfail(strict=True, reason="the error pages' titles and explanations (web/errors.py TITLES, "
-                                       "EXPLANATIONS) have no Russian translation: a Russian screen shows "
-                                       "them in English")
 def test_error_pages_speak_russian_by_default(app, client, anon_client):
     table = seated_table(client, THREE)
 
