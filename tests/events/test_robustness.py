@@ -540,9 +540,9 @@ def test_pages_carry_the_security_headers_and_no_inline_script(app, client, anon
 def test_one_request_opens_one_database_session(app, client, monkeypatch):
     from sqlalchemy import event as sa_event
     from sqlmodel import Session
-    table = lone_table(app)
+    event_id, fine, _broken = two_tables(app)
     english(client)
-    form = Page(client.get(f"/table/{table}")).form("/move/pass")
+    turn = Page(client.get(f"/table/{fine}"))
     made, begun = [], set()
     real = services.db.new_session
 
@@ -552,15 +552,25 @@ def test_one_request_opens_one_database_session(app, client, monkeypatch):
 
     def began(session, transaction, connection):
         begun.add(id(session))
+
+    def check(name, request):
+        made.clear()
+        begun.clear()
+        assert request().status_code in (200, 201, 303)
+        assert (len(made), len(begun)) == (1, 1), (len(made), len(begun))
     monkeypatch.setattr(services.db, "new_session", counted)
     sa_event.listen(Session, "after_begin", began)
+    api_move = {"after": 2, "move": {"type": "pass", "player": "Вика"}}
     try:
-        for label, request in [("turn screen", lambda: client.get(f"/table/{table}")),
-                               ("a move", lambda: client.post(form.action, data=form.data()))]:
-            made.clear()
-            begun.clear()
-            assert request().status_code in (200, 303)
-            assert (len(made), len(begun)) == (1, 1), label
+        each_case([
+            ("the turn screen", lambda: client.get(f"/table/{fine}")),
+            ("a move", lambda: client.post(turn.form("/move/pass").action, data=turn.form("/move/pass").data())),
+            ("an API move", lambda: client.post(f"/api/v1/tables/{fine}/moves", data=json.dumps(api_move),
+                                                content_type="application/json")),
+            ("the dashboard", lambda: client.get(f"/organizer/events/{event_id}")),
+            ("status.json", lambda: client.get(f"/organizer/events/{event_id}/status.json")),
+            ("the projector", lambda: client.get(f"/e/{event_id}")),
+        ], check)
     finally:
         sa_event.remove(Session, "after_begin", began)
-    assert log_of(app, table)[0][:2] == (1, "move")
+    assert [row[:2] for row in log_of(app, fine)] == [(1, "move"), (2, "move"), (3, "move")]

@@ -226,3 +226,25 @@ def test_without_the_proxy_setting_forwarded_headers_are_ignored(app, db_url, mo
         assert [status for status, _ in tries] == [401] * 5 + [429]  # one client: the server itself
         assert not any("secure" in [p.strip().lower() for p in cookie.split(";")] for _, cookie in tries)
         assert failures(server.app, "127.0.0.1") == 5
+
+
+@pytest.mark.xfail(strict=True, reason="with --workers N behind a proxy, create_app wraps the app in werkzeug's "
+                                       "ProxyFix, which believes X-Forwarded-For from any peer, and gunicorn "
+                                       "passes the header on from untrusted peers: a tablet reaching the "
+                                       "workers directly (they listen on 0.0.0.0) forges an address per guess "
+                                       "and is never slowed down")
+def test_under_gunicorn_workers_only_the_proxy_may_forward_an_address(app, db_url, monkeypatch):
+    from facilitator.web import commands
+    monkeypatch.setenv("FACILITATOR_BEHIND_PROXY", "1")
+    monkeypatch.setenv("DATABASE_URL", db_url)
+    args = serve_args()
+    args.workers = 2
+    served = commands.make_app(args)
+    served.config["THROTTLE"] = SLOW_GUESSING
+    tablet = served.test_client()
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', tablet.get("/pin").get_data(as_text=True)).group(1)
+    statuses = [tablet.post("/pin", data={"pin": "000000", "csrf_token": token},
+                            headers={"X-Forwarded-For": f"10.9.0.{i}"},
+                            environ_base={"REMOTE_ADDR": "10.0.0.50"}).status_code  # not the proxy
+                for i in range(6)]
+    assert statuses == [401] * 5 + [429]

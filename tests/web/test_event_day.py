@@ -194,6 +194,10 @@ def test_a_finished_game_has_no_undo_on_its_final_screen_and_refuses_one(host, t
     assert page.status == 409
     assert "The game is finished: only the organizer can reopen it for a correction." in page.error
     assert seq(app, table) == after
+    # a table of no event: the organizer reopens it from its final screen
+    reopened = submit(host, final.form("/reopen"))
+    assert reopened.status == 303 and reopened.response.headers["Location"].endswith(f"/table/{table}")
+    assert not load(app, table).game.finished and load(app, table).log[-1].kind == "reopen"
 
 
 def test_the_organizer_reopens_a_finished_table_for_a_correction_and_it_finishes_again(host):
