@@ -246,6 +246,15 @@
     }
   });
 
+  // a screen of the table shown again by the Back button from the browser's cache (or its
+  // back/forward cache) shows the table as it was: the server draws it again, and a page bound
+  // to a move that was made meanwhile says so instead of offering it (not while offline or
+  // while moves wait: the host is then entering moves on a screen known to be behind)
+  window.addEventListener("pageshow", function (ev) {
+    var nav = window.performance && performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
+    var cached = ev.persisted || (nav && nav.type === "back_forward" && nav.transferSize === 0);
+    if (cached && navigator.onLine && !load().length) location.reload();
+  });
   window.addEventListener("online", function () { online(true); retryDelay = 2000; flush(); });
   window.addEventListener("offline", function () { online(false); });
   window.addEventListener("storage", function (ev) { if (ev.key === KEY) render(); });
