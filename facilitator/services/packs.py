@@ -115,16 +115,20 @@ def adopt_version(session, row):
     """After an edit: events of this pack and their tables that have not recorded a move yet
     play with the new version; tables with recorded moves keep the version they started with,
     so their games replay exactly as played. Returns how many tables moved to the new version."""
+    from sqlalchemy import update
+
     from .tables import adopt_pack
     versions = versions_of(session, row)
-    for event in session.exec(select(Event).where(Event.pack_id.in_(versions))).all():
-        event.pack_id = row.id
-        session.add(event)
-    moved = 0
+    moved, events = 0, set()
+    # tables first, in id order, then the events (the order every write takes its rows in)
     candidates = session.exec(select(GameTable).where(GameTable.pack_id.in_(versions), GameTable.pack_id != row.id,
-                                                      GameTable.seq == 0)).all()
+                                                      GameTable.seq == 0).order_by(GameTable.id)).all()
     for table in candidates:
-        if adopt_pack(session, table, row):
+        if adopt_pack(session, table, row, bump=False):
             moved += 1
-    session.flush()
+            if table.event_id is not None:
+                events.add(table.event_id)
+    session.connection().execute(update(Event).where(Event.pack_id.in_(versions)).values(pack_id=row.id))
+    for event_id in sorted(events):
+        session.connection().execute(update(Event).where(Event.id == event_id).values(version=Event.version + 1))
     return moved

@@ -397,16 +397,20 @@ def _head_values(loaded, game, problem, moves_in_force, moved):
     return values
 
 
-def _compare_and_set(session, table, seq, rev, values):
+def _compare_and_set(session, table, seq, rev, values, bump=True):
     """The one serialised write of a table: its row moves from ``(seq, rev)`` to ``values``,
-    or nothing is written and ``False`` comes back (another write came first)."""
+    or nothing is written and ``False`` comes back (another write came first).
+
+    Lock order: a write takes its table's row, then its event's row (``bump``: the projector's
+    change check), never the other way round, so two writes never wait for each other in a
+    circle (PostgreSQL would abort one as a deadlock)."""
     done = session.connection().execute(
         update(GameTable).where(GameTable.id == table.id, GameTable.seq == seq, GameTable.rev == rev).values(**values))
     if done.rowcount != 1:
         return False
     for key, value in values.items():
         set_committed_value(table, key, value)
-    if table.event_id is not None:
+    if bump and table.event_id is not None:
         session.connection().execute(update(Event).where(Event.id == table.event_id)
                                      .values(version=Event.version + 1))
     return True
@@ -653,10 +657,11 @@ def set_players(session, table_id, setup, rev=None):
     return loaded.table
 
 
-def adopt_pack(session, table, pack_row):
+def adopt_pack(session, table, pack_row, bump=True):
     """Move a table that has not recorded a move to another version of its pack, if its seated
     players still fit; the same compare-and-set as a move, so a first move racing it loses (or
-    wins, and the table keeps its version). Returns whether the table moved."""
+    wins, and the table keeps its version). Returns whether the table moved. ``bump`` False
+    leaves the event's version to the caller (one change for many tables, taken last)."""
     if table.seq != 0:
         return False
     new_pack = pack_of(pack_row)
@@ -669,7 +674,7 @@ def adopt_pack(session, table, pack_row):
             return False
     loaded = LoadedTable(table=table, pack_row=pack_row, pack=new_pack, game=game, log=[], session=session)
     values = dict(_head_values(loaded, game, None, 0, moved=False), pack_id=pack_row.id, rev=table.rev + 1)
-    return _compare_and_set(session, table, 0, table.rev, values)
+    return _compare_and_set(session, table, 0, table.rev, values, bump=bump)
 
 
 def set_timer(session, table_id, seconds):
