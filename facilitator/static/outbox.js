@@ -217,8 +217,10 @@
     ev.preventDefault();
     if (form.dataset.sent) return;
     form.dataset.sent = "1";
+    // the screen may be behind the moves this tablet has sent since it was drawn (some of the
+    // waiting moves were recorded, the rest deleted): the next move follows the last one recorded
     var after = parseInt((form.elements.after || {}).value, 10);
-    if (isNaN(after)) after = baseSeq();
+    after = isNaN(after) ? baseSeq() : Math.max(after, baseSeq());
     if (form.dataset.undo !== undefined) enqueue({undo: true, after: after});
     else enqueue({move: moveOf(form, ev.submitter), after: after});
     setTimeout(function () { delete form.dataset.sent; }, 1500);
