@@ -6,13 +6,13 @@ writes wins on every run, on SQLite and on PostgreSQL. A table whose log does no
 written straight into the database; the rest of the event must go on around it. Every number
 and name a person can enter is held to what the game can reach, with a clear refusal."""
 
+import io
 import json
 import re
 import threading
 import time
 
 import pytest
-from sqlmodel import select
 
 from facilitator import services
 from facilitator.content import sample_pack
@@ -187,29 +187,28 @@ def test_a_first_draw_landing_while_the_pack_edit_is_saved_keeps_the_old_version
     assert every_table_replays(app) == {table: False}
 
 
-def test_a_pack_edit_and_a_first_move_at_a_table_of_its_event_in_two_threads(app, db_url, request):
-    """The pack edit updates the event's row, then the table's; a move updates the table's row,
-    then the event's (its version for the projector). Run at once, exactly one must win and the
-    other be refused as stale, never a database error."""
-    if db_url.startswith("postgresql"):
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "deadlock on PostgreSQL: packs.adopt_version locks the event row before the table row, "
-            "tables._compare_and_set the table row before the event row; the loser gets "
-            "DeadlockDetected (a 500), not StaleMove")))
+@pytest.mark.parametrize("pause, winner", [("pack_of", "move"), ("_compare_and_set", "edit")])
+def test_a_pack_edit_and_a_first_move_at_a_table_of_its_event_in_two_threads(app, pause, winner):
+    """A pack edit and a first move at a table of an event of that pack, in two threads: the
+    edit pauses inside ``services.tables`` (``pack_of``: before it writes anything;
+    ``_compare_and_set``: right after it took the table's row) while the move runs. Exactly one
+    wins and the other is refused as stale, never a database error (the edit once took the
+    event's row first and the move its table's row first: on PostgreSQL a deadlock, a 500)."""
     with db(app) as s:
         pack_row = services.packs.latest_row(s, sample_pack().id, LYCEUM)
         event_id = services.events.create_event(s, "Кубок", "2026-11-29", pack_row).id
     table = lone_table(app, event_id=event_id)
     with db(app) as s:
         row_id = services.packs.store_pack(s, pack_without("L-G-01"), LYCEUM).id
-    event_locked, outcomes = threading.Event(), {}
-    real_pack_of = services.tables.pack_of
+    paused, outcomes = threading.Event(), {}
+    real = getattr(services.tables, pause)
 
-    def slow_pack_of(row):  # inside adopt_pack, after adopt_version updated the event's row
-        if threading.current_thread().name == "edit":
-            event_locked.set()
-            time.sleep(0.4)  # the move meanwhile updates the table's row and waits for the event's
-        return real_pack_of(row)
+    def pausing(*args, **kwargs):
+        out = real(*args, **kwargs)
+        if threading.current_thread().name == "edit" and not paused.is_set():
+            paused.set()
+            time.sleep(0.4)  # the move runs meanwhile (or waits for the edit's row)
+        return out
 
     def edit():
         try:
@@ -217,17 +216,17 @@ def test_a_pack_edit_and_a_first_move_at_a_table_of_its_event_in_two_threads(app
                 outcomes["edit"] = services.packs.adopt_version(s, services.packs.row_by_id(s, row_id))
         except Exception as err:  # noqa: BLE001 - what the loser got is the point of the test
             outcomes["edit"] = err
-            event_locked.set()
+            paused.set()
 
     def move():
-        event_locked.wait(5)
+        paused.wait(5)
         try:
             with db(app) as s:
                 services.record_move(s, table, DRAW_L_G_01, 0)
                 outcomes["move"] = "recorded"
         except Exception as err:  # noqa: BLE001
             outcomes["move"] = err
-    services.tables.pack_of = slow_pack_of
+    setattr(services.tables, pause, pausing)
     try:
         threads = [threading.Thread(target=edit, name="edit"), threading.Thread(target=move, name="move")]
         for t in threads:
@@ -235,10 +234,12 @@ def test_a_pack_edit_and_a_first_move_at_a_table_of_its_event_in_two_threads(app
         for t in threads:
             t.join(15)
     finally:
-        services.tables.pack_of = real_pack_of
+        setattr(services.tables, pause, real)
     errors = {k: v for k, v in outcomes.items() if isinstance(v, Exception) and not isinstance(v, services.StaleMove)}
     assert not errors, errors
-    assert (outcomes["edit"] == 1) != (outcomes["move"] == "recorded"), outcomes
+    assert outcomes == ({"edit": 0, "move": "recorded"} if winner == "move" else
+                        {"edit": 1, "move": outcomes["move"]}), outcomes
+    assert winner == "move" or isinstance(outcomes["move"], services.StaleMove)
     assert every_table_replays(app) == {table: False}
 
 
@@ -335,7 +336,12 @@ def test_the_event_goes_on_around_a_broken_table_and_the_organizer_voids_its_bad
     assert client.get(f"/table/{broken}").status_code == 200
     with db(app) as s:
         services.record_move(s, broken, Move("pass", player="Борис"), table.seq)
-    assert client.get(f"/table/{broken}/protocol.xlsx").status_code == 200
+    protocol = client.get(f"/table/{broken}/protocol.xlsx")
+    assert protocol.status_code == 200
+    from openpyxl import load_workbook
+    cells = [str(v) for sheet in load_workbook(io.BytesIO(protocol.get_data()), read_only=True).worksheets
+             for row in sheet.iter_rows(values_only=True) for v in row if v is not None]
+    assert any("voided by the organizer" in v for v in cells), "the voided move is kept in the protocol"
     status = client.get(f"/organizer/events/{event_id}/status.json").get_json()
     assert status["left_out"] == [] and not any(t["needs_checking"] for t in status["tables"])
 
@@ -461,7 +467,7 @@ def test_ids_beyond_the_databases_integer_range_are_404_on_every_page(app, clien
 
 
 def upload(client, url, field, body, **extra):
-    data = {field: (__import__("io").BytesIO(body), "file.json"), "csrf_token": csrf_token(client), **extra}
+    data = {field: (io.BytesIO(body), "file.json"), "csrf_token": csrf_token(client), **extra}
     return client.post(url, data=data, content_type="multipart/form-data", follow_redirects=True)
 
 

@@ -224,6 +224,15 @@ def test_the_organizer_reopens_a_finished_table_for_a_correction_and_it_finishes
     assert load(app, table).game.players["Борис"].skills["health"] == health + 1
     record(app, table, Move("finish"))
     assert load(app, table).game.finished
+    protocol = workbook_text(host.get(f"/table/{table}/protocol.xlsx").get_data())
+    assert "game reopened by the organizer" in protocol  # the first finish, taken back
+
+
+def workbook_text(data):
+    from openpyxl import load_workbook
+    book = load_workbook(io.BytesIO(data), read_only=True)
+    return " ".join(str(value) for sheet in book.worksheets for row in sheet.iter_rows(values_only=True)
+                    for value in row if value is not None)
 
 
 def test_a_host_cannot_reopen_a_finished_table(app):
