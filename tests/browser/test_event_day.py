@@ -1,0 +1,710 @@
+"""The event day on the host's tablet, in a real browser (issue 9, «How it is checked»).
+
+Headless Chromium taps the real host screens of a ``facilitator serve`` (waitress) run in a
+subprocess; what the server recorded is read from the same database through
+``facilitator.services`` (or ``GET /api/v1/tables/<id>/record`` with the table's token):
+
+1. the Back button never records a move for someone else: a draw page opened again from the
+   history, or its address reloaded, says what happened and offers the current turn only;
+2. finishing, passing and undoing ask first, and «no» changes nothing;
+3. the deferred card prompt appears after the holder's move, plays the card, «Not now» hides it;
+4. the outbox: moves tapped with the tablet offline, or with the server stopped, wait with a
+   banner and a warning before leaving, go to the server in order when it is back, and are
+   recorded exactly once (also when the server's answer is lost on the way back);
+5. a queued move the server refuses stops the sending with its reason, the moves after it wait;
+6. two tabs of one tablet share one outbox: every move is recorded once;
+7. the downloaded waiting moves are recorded through the organizer's dashboard;
+8. every control of the screens is a finger's size (44×44 px), nothing scrolls sideways and the
+   «Last move» line is not cut, at 1024×768 and 768×1024 (screenshots under pytest's tmp_path).
+
+One server (and its database) serves the whole module; the outbox test with the server stopped
+starts it again on the same port and database.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from facilitator import services
+from facilitator.rules import Move, read_record, replay, table_standing
+from tests.web.helpers import THREE
+
+from .conftest import CHROMIUM, CHROMIUM_ARGS, ORGANIZER_PASSWORD, _free_port, _wait_until_listening
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not CHROMIUM.exists(),
+                                 reason=f"{CHROMIUM} is not installed (CI installs Debian's chromium package)")]
+
+LYCEUM = "lyceum-16-25"
+SIZES = ((1024, 768), (768, 1024))
+#: a wait for something the page does by itself (a sync, a reload); a tap's own wait is shorter
+SYNC_MS = 8_000
+#: outbox.js ignores a second submit of one form within 1.5 s (a double tap): a host entering
+#: the next player's move with the same form is slower than that
+SAME_FORM_PAUSE_MS = 1_600
+
+
+# ----- the server, stopped and started again on its port and database ----------------------------
+class Server:
+    """``facilitator serve`` in a subprocess, as at the venue; ``stop``/``start`` keep the port
+    and the database (a laptop that was switched off and on again)."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        self.port = _free_port()
+        self.db_url = f"sqlite:///{folder / 'facilitator.db'}"
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log_path = folder / "server.log"
+        self.proc = None
+
+    def start(self):
+        env = dict(os.environ, FACILITATOR_INSTANCE=str(self.folder / "instance"), DATABASE_URL=self.db_url,
+                   PYTHONUNBUFFERED="1", FACILITATOR_ORGANIZER_PASSWORD=ORGANIZER_PASSWORD)
+        env.pop("SECRET_KEY", None)
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen([sys.executable, "-m", "facilitator", "serve", "--host", "127.0.0.1",
+                                          "--port", str(self.port), "--threads", "4"],
+                                         cwd=self.folder, env=env, stdout=log, stderr=subprocess.STDOUT)
+        _wait_until_listening(self.proc, self.port, self.log_path)
+
+    def stop(self):
+        if self.proc is None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        self.proc = None
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    srv = Server(tmp_path_factory.mktemp("event-day-server"))
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+        print(f"--- facilitator serve log ---\n{srv.log_path.read_text(errors='replace')[-20000:]}")
+
+
+@pytest.fixture(scope="module")
+def engine(server):
+    """The server's database, for the services in this process (setting up, reading the log)."""
+    eng = services.db.engine_for(server.db_url)
+    yield eng
+    eng.dispose()
+
+
+@pytest.fixture(scope="module")
+def event_id(engine):
+    """Every table of the module belongs to one event (its dashboard imports outbox files)."""
+    with services.db.session_scope(engine) as s:
+        pack = services.packs.list_packs(s, LYCEUM)[0]
+        return services.events.create_event(s, "День игры", "2026-12-01", pack).id
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Debian Chromium with its back/forward cache on, as on a tablet (Playwright turns
+    it off by default): the Back button shows a page as it was left, scripts and forms alive."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is not installed (CI installs Debian's chromium package)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    playwright = sync_api.sync_playwright().start()
+    try:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS,
+                                              ignore_default_args=["--disable-back-forward-cache"])
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+    finally:
+        playwright.stop()
+
+
+@pytest.fixture(scope="module")
+def signed_in(browser, server):
+    """The organizer's browser state (signed in, English screens): every tablet starts from it."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{server.base}/organizer/login")
+    page.locator("input[name=password]").fill(ORGANIZER_PASSWORD)
+    with page.expect_navigation():
+        page.locator("form button[type=submit]").first.click()
+    assert "/login" not in page.url, page.inner_text("body")[:1000]
+    # a language is kept in the session cookie, which every answer sends again: the switch is
+    # made once nothing of the page before is still loading, and checked on a page opened after it
+    page.wait_for_load_state("networkidle")
+    page.goto(f"{server.base}/?lang=en", wait_until="networkidle")
+    page.goto(f"{server.base}/", wait_until="networkidle")
+    assert page.locator("html").get_attribute("lang") == "en"
+    state = context.storage_state()
+    context.close()
+    return state
+
+
+@pytest.fixture
+def context(browser, signed_in):
+    """One tablet (its own cookies and storage), 1024×768, short waits."""
+    ctx = browser.new_context(storage_state=signed_in, viewport={"width": 1024, "height": 768},
+                              accept_downloads=True)
+    ctx.set_default_timeout(5_000)
+    ctx.set_default_navigation_timeout(10_000)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+@pytest.fixture
+def tablet(context):
+    return context.new_page()
+
+
+# ----- the tables, through the services -------------------------------------------------------------
+def db(engine):
+    return services.db.session_scope(engine)
+
+
+def new_table(engine, event_id, name, moves=()):
+    """A table of the event seated with Аня, Борис and Вика (they play in that order), with
+    ``moves`` recorded as if tapped earlier."""
+    with db(engine) as s:
+        event = services.events.get_event(s, event_id)
+        table = services.events.add_table(s, event, name)
+        services.set_players(s, table.id, services.load(s, table.id).ruleset.read_setup(THREE))
+        table_id = table.id
+    record(engine, table_id, *moves)
+    return table_id
+
+
+def record(engine, table_id, *moves):
+    for move in moves:
+        with db(engine) as s:
+            services.record_move(s, table_id, move, services.load(s, table_id).seq)
+
+
+def pass_until(engine, table_id, stop):
+    """Pass turn after turn (allocating free SP on the way) until ``stop(game)``."""
+    while True:
+        game = game_of(engine, table_id)
+        if stop(game):
+            return game
+        nxt = game.next()
+        if nxt["expects"] == "allocate":
+            move = Move("allocate", player=nxt["player"], sp={"health": game.players[nxt["player"]].pending})
+        else:
+            assert nxt["expects"] == "main", nxt
+            move = Move("pass", player=nxt["player"])
+        record(engine, table_id, move)
+
+
+def game_of(engine, table_id):
+    with db(engine) as s:
+        return services.load(s, table_id).game
+
+
+def log_of(engine, table_id):
+    """The table's whole log as stored: ``(seq, kind, move without its time, undoes, client id)``."""
+    with db(engine) as s:
+        rows = services.tables.read_log(s, table_id)
+        return [(r.seq, r.kind, plain(json.loads(r.data)) if r.data else None, r.undoes, r.client_id)
+                for r in rows]
+
+
+def plain(move):
+    return {k: v for k, v in move.items() if k not in ("at", "note")}
+
+
+def token_of(engine, table_id):
+    with db(engine) as s:
+        return services.get_table(s, table_id).token
+
+
+def api_record(page, server, engine, table_id):
+    """The table's game record as a script reads it: the API with the table's host token."""
+    response = page.request.get(f"{server.base}/api/v1/tables/{table_id}/record",
+                                headers={"Authorization": f"Bearer {token_of(engine, table_id)}"})
+    assert response.ok, response.text()
+    return response.json()
+
+
+# ----- what the host sees -----------------------------------------------------------------------------
+def turn_url(server, table_id):
+    return f"{server.base}/table/{table_id}"
+
+
+def tap(page, locator):
+    """A tap that sends the page to another screen; waits for it."""
+    with page.expect_navigation():
+        locator.click()
+
+
+def seq_shown(page):
+    return int(page.locator("section.actions").get_attribute("data-seq"))
+
+
+def wait_for_turn(page, server, table_id, seq):
+    """The tablet is back on the turn screen of move ``seq`` (the outbox reloads it once empty)."""
+    try:
+        page.wait_for_url(turn_url(server, table_id), timeout=SYNC_MS)
+        page.locator(f"section.actions[data-seq='{seq}']").wait_for(timeout=SYNC_MS)
+    except Exception as err:  # noqa: BLE001 - said with what the tablet shows
+        raise AssertionError(f"not back on the turn screen of move #{seq}: {page.url}, waiting: "
+                             f"{outbox_lines(page)}, stored: {queued(page)}") from err
+
+
+def flashes(page, category):
+    return [" ".join(t.split()) for t in page.locator(f"[data-flash={category}]").all_inner_texts()]
+
+
+def outbox_lines(page):
+    return [" ".join(t.split()) for t in page.locator("#outbox li").all_inner_texts()]
+
+
+def outbox_count(page):
+    return " ".join(page.locator("#outbox .outbox-count").inner_text().split())
+
+
+def queued(page):
+    """The tablet's outbox as stored in the browser (shared by its tabs)."""
+    return page.evaluate("""() => {
+        const key = Object.keys(localStorage).find(k => /^facilitator\\.outbox\\.\\d+$/.test(k));
+        return key ? JSON.parse(localStorage.getItem(key)) : [];
+    }""")
+
+
+def wait_queued(page, n):
+    page.wait_for_function("n => document.querySelectorAll('#outbox li').length === n", arg=n, timeout=SYNC_MS)
+
+
+def pass_for(page, player, pause=False):
+    """«Pass» for ``player``: open the confirmation, choose the player when moves wait (the
+    hidden field became a choice), «Yes, pass»."""
+    box = page.locator("details.pass-confirm")
+    if box.get_attribute("open") is None:
+        box.locator("summary").click()
+    choice = box.locator("select[name=player]")
+    if choice.count():
+        choice.select_option(player)
+    else:
+        assert box.locator("input[name=player]").get_attribute("value") == player
+    if pause:
+        page.wait_for_timeout(SAME_FORM_PAUSE_MS)
+    box.locator("button[type=submit]").click()
+
+
+def adjust_for(page, player, xp, reason):
+    box = page.locator(".secondary details:has(form[data-move=adjust])")
+    if box.get_attribute("open") is None:
+        box.locator("summary").click()
+    form = box.locator("form")
+    form.locator("select[name=player]").select_option(player)
+    form.locator("input[name=xp]").fill(str(xp))
+    form.locator("input[name=reason]").fill(reason)
+    form.locator("button[type=submit]").click()
+
+
+def screen_standing(page):
+    """``{player: (xp, skills)}`` as the turn screen's player cards show them."""
+    out = {}
+    for card in page.locator("article.player").all():
+        skills = {b.get_attribute("data-skill"): int(b.inner_text()) for b in card.locator("b[data-skill]").all()}
+        out[card.get_attribute("data-name")] = (int(card.locator("[data-xp]").inner_text()), skills)
+    return out
+
+
+def replayed_standing(record_json):
+    game = replay(read_record(record_json))
+    return {p["name"]: (p["xp"], dict(game.players[p["name"]].skills)) for p in table_standing(game)["players"]}
+
+
+def pass_move(player):
+    return {"type": "pass", "player": player}
+
+
+# ===== 1. the Back button never records a move for someone else =======================================
+def test_the_back_button_after_a_played_card_says_what_happened_and_offers_only_the_current_turn(
+        tablet, server, engine, event_id):
+    table = new_table(engine, event_id, "Назад", [Move("pass", player="Аня")])
+    page = tablet
+    page.add_init_script("window.addEventListener('pageshow', e => { window.__persisted = e.persisted; });")
+    page.goto(turn_url(server, table))
+    assert page.locator("h2.mover").inner_text() == "Turn of Борис"
+
+    # Борис draws a green card; the host types its code on the draw page
+    tap(page, page.locator(".main-moves a.card-green"))
+    assert page.locator("p.bound").get_attribute("data-player") == "Борис"
+    page.locator("form.search input[name=q]").fill("L-G-02")
+    tap(page, page.locator("form.search button[type=submit]"))
+    card_url = page.url
+    assert "card=L-G-02" in card_url and "after=1" in card_url, card_url
+    decision = page.locator("form.decision")
+    assert decision.locator("input[name=player]").get_attribute("value") == "Борис"
+    decision.locator("button[value=play]").click()
+    wait_for_turn(page, server, table, 2)
+    assert page.locator("h2.mover").inner_text() == "Turn of Вика"
+    log = log_of(engine, table)
+    assert [(r[0], r[2]) for r in log] == [
+        (1, pass_move("Аня")),
+        (2, {"type": "draw", "player": "Борис", "color": "green", "card": "L-G-02", "decision": "play"})]
+
+    def says_what_happened():
+        moved_on = page.locator("section.moved-on")
+        try:  # a screen shown from the browser's cache is drawn again by the server
+            moved_on.wait_for(timeout=3_000)
+        except Exception:  # noqa: BLE001 - said below, with what the page shows
+            pass
+        how = page.evaluate("(() => { const n = performance.getEntriesByType('navigation')[0]; "
+                            "return [n.type, n.transferSize, window.__persisted]; })()")
+        assert moved_on.count() == 1, f"{page.url} is not the moved-on page ({how}): {page.inner_text('main')[:300]}"
+        text = " ".join(moved_on.inner_text().split())
+        assert "Card L-G-02 was already played by Борис, move #2." in text, text
+        assert "Now: turn of Вика." in text and "Nothing was recorded from this screen." in text, text
+        assert page.locator("form[data-move], form[data-undo], form.decision, form[method=post]").count() == 0
+        current = moved_on.locator("a.button.primary")
+        assert current.get_attribute("href") == f"/table/{table}"
+
+    # the Back button: the draw page drawn for Борис, opened again from the history (the
+    # browser's back/forward cache restores it as it was left, as a tablet's Chrome does)
+    page.go_back(wait_until="commit")
+    assert "/draw?" in page.url and "after=1" in page.url, page.url
+    says_what_happened()
+    # twice: the turn screen of Борис's turn shows the table as it is now, Вика's turn
+    page.go_back(wait_until="commit")
+    assert page.url == turn_url(server, table)
+    page.locator("section.actions[data-seq='2']").wait_for(timeout=3_000)
+    assert page.locator("h2.mover").inner_text() == "Turn of Вика"
+    assert page.locator("form[data-move=pass] input[name=player]").get_attribute("value") == "Вика"
+    # and forward again to the draw page: what it offers is the current turn, and records nothing
+    page.go_forward(wait_until="commit")
+    says_what_happened()
+    tap(page, page.locator("section.moved-on a.button.primary"))
+    assert page.url == turn_url(server, table) and seq_shown(page) == 2
+    assert log_of(engine, table) == log
+
+    # the card page's address opened again (a reload, a bookmark): the same
+    response = page.goto(card_url)
+    assert response.status == 409
+    says_what_happened()
+    page.reload()
+    says_what_happened()
+    assert log_of(engine, table) == log
+
+
+# ===== 2. finishing, passing and undoing ask first ======================================================
+def test_finishing_goes_through_a_confirmation_with_the_final_bonuses_and_not_yet_changes_nothing(
+        tablet, server, engine, event_id):
+    # Аня's future image (7 in every skill) is met: her bonus is +300 XP
+    table = new_table(engine, event_id, "Финиш", [
+        Move("adjust", player="Аня", sp={"health": 4, "creativity": 5, "communication": 5, "energy": 1},
+             reason="к образу будущего")])
+    game = pass_until(engine, table, lambda g: g.next()["expects"] == "finish")
+    after = log_of(engine, table)[-1][0]
+    preview = game.finish_preview()
+    expected = {p.name: (p.bonus(), p.xp + p.bonus()) for p in preview.players_in_order()}
+    assert expected["Аня"][0] == 300
+    page = tablet
+    page.goto(turn_url(server, table))
+    assert page.locator("form[data-move=finish]").count() == 0, "one tap must not finish the game"
+    tap(page, page.get_by_role("link", name="Finish the game and count the bonuses"))
+    assert page.url == f"{server.base}/table/{table}/finish?after={after}"
+
+    def shown_bonuses():
+        rows = {}
+        for row in page.locator("table.results tbody tr").all():
+            bonus = row.locator("td:nth-last-child(2)").inner_text().replace("+", "").replace("−", "-").strip()
+            rows[row.get_attribute("data-player")] = (int(bonus), int(row.locator("td.final-xp").inner_text()))
+        return rows
+    assert shown_bonuses() == expected
+    log = log_of(engine, table)
+
+    tap(page, page.get_by_role("link", name="Not yet: back to the table"))
+    assert page.url == turn_url(server, table) and seq_shown(page) == after
+    assert log_of(engine, table) == log and not game_of(engine, table).finished
+
+    tap(page, page.get_by_role("link", name="Finish the game and count the bonuses"))
+    page.get_by_role("button", name="Yes, finish the game and count the bonuses").click()
+    page.wait_for_url(f"{server.base}/table/{table}/final", timeout=SYNC_MS)
+    assert game_of(engine, table).finished
+    assert [r[2] for r in log_of(engine, table)] == [r[2] for r in log] + [{"type": "finish"}]
+    assert shown_bonuses() == expected
+
+
+def test_a_pass_opens_a_confirmation_before_anything_is_recorded(tablet, server, engine, event_id):
+    table = new_table(engine, event_id, "Пас")
+    page = tablet
+    page.goto(turn_url(server, table))
+    confirm = page.locator("details.pass-confirm")
+    yes = confirm.get_by_role("button", name="Yes, pass")
+    assert not yes.is_visible()
+    page.locator("#pass-button").click()  # «Pass»
+    assert confirm.get_attribute("open") is not None and yes.is_visible()
+    assert "Аня passes the turn and changes nothing?" in confirm.inner_text()
+    page.wait_for_timeout(300)
+    assert log_of(engine, table) == [] and page.url == turn_url(server, table)
+    page.locator("#pass-button").click()  # «Pass» again folds the question: still nothing
+    assert not yes.is_visible() and log_of(engine, table) == []
+
+    page.locator("#pass-button").click()
+    yes.click()
+    wait_for_turn(page, server, table, 1)
+    assert [(r[0], r[2]) for r in log_of(engine, table)] == [(1, pass_move("Аня"))]
+    assert page.locator("h2.mover").inner_text() == "Turn of Борис"
+
+
+def test_undo_asks_first_and_a_no_changes_nothing(tablet, server, engine, event_id):
+    table = new_table(engine, event_id, "Отмена", [Move("pass", player="Аня"), Move("pass", player="Борис")])
+    page = tablet
+    page.goto(turn_url(server, table))
+    dialogs = []
+
+    def answer(dialog, accept):
+        dialogs.append((dialog.type, dialog.message))
+        dialog.accept() if accept else dialog.dismiss()
+
+    log = log_of(engine, table)
+    undo = page.get_by_role("button", name="Undo the last move")
+    page.once("dialog", lambda d: answer(d, False))
+    undo.click()
+    page.wait_for_timeout(500)
+    assert dialogs == [("confirm", "Undo the last move?")]
+    assert log_of(engine, table) == log and page.url == turn_url(server, table) and queued(page) == []
+    assert page.locator("#outbox").is_hidden()
+
+    page.once("dialog", lambda d: answer(d, True))
+    undo.click()
+    wait_for_turn(page, server, table, 3)
+    assert dialogs == [("confirm", "Undo the last move?")] * 2, "one question per tap"
+    after = log_of(engine, table)
+    assert after[:2] == log and after[2][:2] == (3, "undo") and after[2][3] == 2
+    assert page.locator("h2.mover").inner_text() == "Turn of Борис"
+
+
+# ===== 3. the deferred card prompt ===============================================================
+def test_the_deferred_card_prompt_appears_after_the_holders_move_plays_the_card_and_not_now_hides_it(
+        tablet, server, engine, event_id):
+    # round 1: Аня (creativity 2) defers L-G-04 «Школьная газета» (creativity 3, communication 2);
+    # an adjustment gives her the creativity she lacked
+    table = new_table(engine, event_id, "Отложенная", [
+        Move("draw", player="Аня", color="green", card="L-G-04", decision="defer"),
+        Move("pass", player="Борис"), Move("pass", player="Вика"),
+        Move("adjust", player="Аня", sp={"creativity": 1}, reason="карта другого игрока")])
+    page = tablet
+    page.goto(turn_url(server, table))
+    assert page.locator("h2.mover").inner_text() == "Turn of Аня"
+    prompt = page.locator(".deferred-prompt")
+    assert prompt.count() == 0, "no prompt before the holder's main move"
+
+    pass_for(page, "Аня")  # her main move of round 2
+    wait_for_turn(page, server, table, 5)
+    assert page.locator("h2.mover").inner_text() == "Turn of Борис"
+    assert prompt.is_visible(), "no prompt for Аня's playable deferred card after her move"
+    assert " ".join(prompt.locator("h2").inner_text().split()) == \
+        "Аня can play the deferred card «Школьная газета» (L-G-04) now"
+    assert "It can be played until round 4." in prompt.inner_text()
+
+    # «Not now»: the prompt is gone, nothing recorded, the card still held
+    log = log_of(engine, table)
+    tap(page, prompt.get_by_role("link", name="Not now"))
+    assert page.url == f"{turn_url(server, table)}?deferred=later-5"
+    assert prompt.count() == 0 and page.locator("h2.mover").inner_text() == "Turn of Борис"
+    assert log_of(engine, table) == log and game_of(engine, table).players["Аня"].deferred is not None
+
+    # asked again on the turn screen (say, a moment later), the card is played from the prompt
+    page.goto(turn_url(server, table))
+    assert prompt.is_visible()
+    xp = game_of(engine, table).players["Аня"].xp
+    prompt.get_by_role("button", name="Аня: play the deferred card L-G-04").click()
+    wait_for_turn(page, server, table, 6)
+    assert log_of(engine, table)[-1][2] == {"type": "play_deferred", "player": "Аня"}
+    anya = game_of(engine, table).players["Аня"]
+    assert anya.deferred is None and anya.xp > xp
+    assert prompt.count() == 0 and page.locator("h2.mover").inner_text() == "Turn of Борис"
+    assert int(page.locator("article.player[data-name='Аня'] [data-xp]").inner_text()) == anya.xp
+
+
+# ===== 4. the outbox: offline, or with the server stopped ===============================================
+def connection(page):
+    el = page.locator("#connection")
+    return el.get_attribute("class").split()[-1], " ".join(el.inner_text().split())
+
+
+def expect_waiting(page, n, banner):
+    wait_queued(page, n)
+    assert page.locator("#outbox").is_visible()
+    assert outbox_count(page) == banner
+    assert connection(page)[0] == "off"
+
+
+def leaving_is_warned(page):
+    """Leaving the page while moves wait asks first (the host answers «stay»)."""
+    dialogs = []
+
+    def stay(dialog):
+        dialogs.append(dialog.type)
+        dialog.dismiss()
+    page.once("dialog", stay)
+    url = page.url
+    page.locator("header.topbar a.brand").click(no_wait_after=True)
+    page.wait_for_timeout(500)
+    assert dialogs == ["beforeunload"], dialogs
+    assert page.url == url
+
+
+def test_moves_tapped_offline_wait_and_are_recorded_once_in_order_when_the_tablet_is_back_online(
+        context, tablet, server, engine, event_id):
+    table = new_table(engine, event_id, "Без связи")
+    page = tablet
+    page.goto(turn_url(server, table))
+    assert connection(page)[0] == "on" and page.locator("#outbox").is_hidden()
+    assert page.locator("form[data-move=pass] input[type=hidden][name=player]").count() == 1
+
+    context.set_offline(True)
+    page.wait_for_function("document.getElementById('connection').textContent === 'offline'")
+    pass_for(page, "Аня")
+    expect_waiting(page, 1, "No connection: 1 move is waiting to be sent")
+    assert outbox_lines(page) == ["Аня: pass · not checked"]
+    # the screen stays on Аня's turn; the host goes on with the next players' moves
+    choice = page.locator("form[data-move=pass] select[name=player]")
+    assert choice.locator("option").all_inner_texts() == ["Аня", "Борис", "Вика"]
+    pass_for(page, "Борис", pause=True)
+    expect_waiting(page, 2, "No connection: 2 moves are waiting to be sent")
+    adjust_for(page, "Вика", 100, "забытая карта")
+    expect_waiting(page, 3, "No connection: 3 moves are waiting to be sent")
+    pass_for(page, "Вика", pause=True)
+    expect_waiting(page, 4, "No connection: 4 moves are waiting to be sent")
+    assert outbox_lines(page) == ["Аня: pass · not checked", "Борис: pass · not checked",
+                                  "Вика: adjust · not checked", "Вика: pass · not checked"]
+    entered = [pass_move("Аня"), pass_move("Борис"),
+               {"type": "adjust", "player": "Вика", "xp": 100, "reason": "забытая карта"}, pass_move("Вика")]
+    waiting = queued(page)
+    assert [e["move"] for e in waiting] == entered
+    assert [e["after"] for e in waiting] == [0, 1, 2, 3]
+    assert len({e["client_id"] for e in waiting}) == 4
+    leaving_is_warned(page)
+    assert log_of(engine, table) == [], "nothing may reach the server while the tablet is offline"
+
+    context.set_offline(False)
+    wait_for_turn(page, server, table, 4)
+    log = log_of(engine, table)
+    assert [(r[0], r[1], r[2]) for r in log] == [(i + 1, "move", m) for i, m in enumerate(entered)]
+    assert [r[4] for r in log] == [e["client_id"] for e in waiting], "each move once, by its client id"
+    # the screen shows the new state: Аня's turn of round 2, Вика's 100 XP, nothing waiting
+    assert page.locator("h2.mover").inner_text() == "Turn of Аня"
+    assert page.locator("#outbox").is_hidden() and queued(page) == []
+    assert connection(page)[0] == "on" and connection(page)[1].startswith("online · saved ")
+    assert flashes(page, "ok"), "no word of what the moves changed"
+    assert screen_standing(page) == replayed_standing(api_record(page, server, engine, table))
+    assert screen_standing(page)["Вика"][0] == 100
+
+
+def test_moves_tapped_while_the_server_is_stopped_are_recorded_once_in_order_when_it_is_back(
+        tablet, server, engine, event_id):
+    table = new_table(engine, event_id, "Сервер выключен", [Move("pass", player="Аня")])
+    page = tablet
+    page.goto(f"{turn_url(server, table)}?lang=ru")
+    assert page.locator("h2.mover").inner_text() == "Ходит Борис"
+    server.stop()
+    try:
+        pass_for(page, "Борис")
+        wait_queued(page, 1)
+        pass_for(page, "Вика", pause=True)
+        expect_waiting(page, 2, "Нет связи: 2 хода ждут отправки")
+        assert outbox_lines(page) == ["Борис: pass · не проверено", "Вика: pass · не проверено"]
+        pass_for(page, "Аня", pause=True)
+        expect_waiting(page, 3, "Нет связи: 3 хода ждут отправки")
+        entered = [pass_move("Борис"), pass_move("Вика"), pass_move("Аня")]
+        waiting = queued(page)
+        assert [(e["after"], e["move"]) for e in waiting] == list(zip((1, 2, 3), entered))
+        leaving_is_warned(page)
+    finally:
+        # the laptop is on again: the same port, the same database
+        server.start()
+    assert [r[0] for r in log_of(engine, table)] == [1]
+
+    # the first answer of the server is lost on the way back (the Wi-Fi drops again): the moves
+    # are recorded, the tablet does not know it and sends them again
+    lost = []
+
+    def lose_the_answer(route):
+        if lost:
+            route.continue_()
+            return
+        answer = route.fetch()
+        lost.append(answer.status)
+        route.abort("connectionreset")
+    batch = f"**/api/v1/tables/{table}/moves/batch"
+    page.route(batch, lose_the_answer)
+    # the host taps «Send again» (else the tablet tries again by itself within 10 s); the lost
+    # answer is retried by itself
+    page.locator("#outbox button[data-outbox=retry]").click()
+    wait_for_turn(page, server, table, 4)
+    page.unroute(batch)
+    assert lost == [200], "the first answer was not lost: the test did not test a repeat"
+    log = log_of(engine, table)
+    assert [(r[0], r[2]) for r in log[1:]] == [(2, entered[0]), (3, entered[1]), (4, entered[2])]
+    assert [r[4] for r in log[1:]] == [e["client_id"] for e in waiting]
+    assert page.locator("h2.mover").inner_text() == "Ходит Борис" and queued(page) == []
+    assert screen_standing(page) == replayed_standing(api_record(page, server, engine, table))
+
+
+# ===== 5. a refused queued move stops the sending with its reason =======================================
+def engine_refusal(engine, table_id, move):
+    """What the server says when the rules refuse ``move`` now (in English)."""
+    from facilitator.i18n import translate_error, use_locale
+    from facilitator.rules import IllegalMoveError
+    game = game_of(engine, table_id).copy()
+    with pytest.raises(IllegalMoveError) as refused:
+        game.apply(move)
+    with use_locale("en"):
+        return translate_error(refused.value)
+
+
+def test_a_refused_queued_move_stops_the_sending_with_its_reason_and_the_host_fixes_the_queue(
+        context, tablet, server, engine, event_id):
+    table = new_table(engine, event_id, "Отказ")
+    page = tablet
+    page.goto(turn_url(server, table))
+    context.set_offline(True)
+    pass_for(page, "Аня")
+    wait_queued(page, 1)
+    pass_for(page, "Вика", pause=True)  # wrong: it will be Борис's turn
+    wait_queued(page, 2)
+    pass_for(page, "Борис", pause=True)
+    expect_waiting(page, 3, "No connection: 3 moves are waiting to be sent")
+    waiting = queued(page)
+
+    context.set_offline(False)
+    page.locator("#outbox li.refused").wait_for(timeout=SYNC_MS)
+    log = log_of(engine, table)
+    assert [(r[0], r[2], r[4]) for r in log] == [(1, pass_move("Аня"), waiting[0]["client_id"])]
+    reason = engine_refusal(engine, table, Move("pass", player="Вика"))
+    assert outbox_lines(page) == [f"Вика: pass · refused: {reason}", "Борис: pass · not checked"]
+    assert outbox_count(page) == "2 moves are waiting to be sent"
+    assert [e["state"] for e in queued(page)] == ["refused", "queued"]
+    page.wait_for_timeout(2_500)  # a retry would have come by now
+    assert log_of(engine, table) == log, "a move after the refused one was sent"
+    assert page.url == turn_url(server, table)
+
+    # the host deletes from the end: Борис's pass, then Вика's refused one, and taps Борис's again
+    drop = page.get_by_role("button", name="Delete the last waiting move")
+    drop.click()
+    assert outbox_lines(page) == [f"Вика: pass · refused: {reason}"]
+    drop.click()
+    assert queued(page) == [] and page.locator("#outbox").is_hidden()
+    assert log_of(engine, table) == log
+    page.wait_for_timeout(SAME_FORM_PAUSE_MS)
+    pass_for(page, "Борис")
+    wait_for_turn(page, server, table, 2)
+    assert [r[2] for r in log_of(engine, table)] == [pass_move("Аня"), pass_move("Борис")]
+    assert page.locator("h2.mover").inner_text() == "Turn of Вика" and queued(page) == []
