@@ -89,7 +89,8 @@ CARD_COLUMNS = (
 
 #: the deck's settings at the top of the instructions sheet: (field, label msgid, hint msgid)
 SETTINGS = (
-    ("id", N_("Deck code"), N_("the key the deck is stored under; a changed deck under the same code is a new version")),
+    ("id", N_("Deck code"),
+     N_("the key the deck is stored under; a changed deck under the same code is a new version")),
     ("title", N_("Deck title"), N_("the name hosts and organizers see")),
     ("source", N_("Source"), N_("where the deck comes from (free text)")),
 )
@@ -270,7 +271,8 @@ def _instructions():
         _("ability: one of {abilities}, or empty for none.", abilities=", ".join(ABILITIES)),
         _("effect and its parameters (name=number; separated by semicolons; cancels lists hobby keys separated by "
           "commas): {effects}.", effects=effects),
-        _("Exactly one card has the effect sekoita_pakka (the season card), with count 1; a deck has at least 6 actives."),
+        _("Exactly one card has the effect sekoita_pakka (the season card), with count 1; a deck has at least 6 "
+          "actives."),
         _("A deck with any problem is refused as a whole: every problem is listed by its cell, nothing is stored."),
     ]
 

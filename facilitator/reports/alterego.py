@@ -688,7 +688,8 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
     ws = wb.create_sheet(_sheet_title("Move log"))
     for col, width in zip("ABCDEFGH", (6, 7, 8, 14, 16, 44, 70, 8)):
         ws.column_dimensions[col].width = width
-    header(ws, ["#", _("Turn number"), _("Season"), _("Player"), _("Move"), _("What it was"), _("What it did"), _("Time")])
+    header(ws, ["#", _("Turn number"), _("Season"), _("Player"), _("Move"), _("What it was"), _("What it did"),
+                _("Time")])
     for r in p.log:
         text_row(ws, [r.number, r.turn, r.season, r.player, r.kind, r.move, "\n".join(r.did), r.at or ""])
 

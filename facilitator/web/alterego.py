@@ -552,9 +552,22 @@ def card(table_id, card):
                 ctx.update(step="partner", groups=_by_faction(game, pack, _options(
                     game, pack, dict(base, target=given["target"]), "partner",
                     [k for k in in_game if k != given["target"]])))
+            elif c.is_dating:
+                # a target is offered only when some partner is legal with it (P9), else with the
+                # partners' first refusal
+                rows = []
+                for key, ok, why in _options(game, pack, base, "target", in_game):
+                    if ok:
+                        partners = game.options(dict(base, target=key), "partner", [k for k in in_game if k != key])
+                        if all(r is not None for r in partners.values()):
+                            first = next(iter(partners.values()), None)
+                            ok, why = False, words.error_text(first, pack) if first is not None else \
+                                _("no legal target now")
+                    rows.append((key, ok, why))
+                ctx.update(step="target_link", groups=_by_faction(game, pack, rows))
             else:
-                ctx.update(step="target_link" if c.is_dating else "target",
-                           groups=_by_faction(game, pack, _options(game, pack, base, "target", in_game)))
+                ctx.update(step="target", groups=_by_faction(game, pack, _options(game, pack, base, "target",
+                                                                                  in_game)))
         else:
             fields = EVENT_FIELDS.get(c.effect, ())
             if not fields:

@@ -68,8 +68,12 @@ def test_dating_takes_its_target_then_its_partner(app, host, table):
     page = card_page(host, table, "seurustelu")
     assert not forms_with(page, "play_activity")  # the target is a link to the partner's step
     assert f"/ae/table/{table}/card/seurustelu?after=1&amp;target=niksu" in page.html
+    assert "target=pare" not in page.html  # no partner is legal with an own active (P9)
+    assert "P9: Pare belongs to Aino; Seurustelu is played onto two actives of other players" in \
+        refused_reasons(page)
     partner = card_page(host, table, "seurustelu", target="niksu")
-    assert "P9: Pare belongs to Aino; Seurustelu is played onto two actives of other players" in refused_reasons(partner)
+    assert "P9: Pare belongs to Aino; Seurustelu is played onto two actives of other players" in \
+        refused_reasons(partner)
     done = submit(host, option(partner, "play_activity", partner="kalle"), follow=True)
     assert "Niksu moves from Bertta's faction to Cecilia's" in " ".join(done.messages("ok"))
     assert game_of(app, table).state.actives["niksu"].owner == "Cecilia"

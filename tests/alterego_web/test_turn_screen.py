@@ -69,7 +69,8 @@ def test_the_play_step_lists_cards_abilities_and_the_end_of_the_turn(app, host, 
     assert "Turn of Aino: play" in page.text and "play step" in page.text
     cards = re.findall(r'href="/ae/table/%d/card/(\w+)\?after=1"' % table, page.html)
     assert "pelikampanja" in cards and "hahmo_kuolee" in cards and "bile" in cards
-    assert "taktinen_teko" not in cards and "sekoita_pakka" not in cards  # reactions only react, the season card is drawn
+    # reactions only react, the season card is drawn
+    assert "taktinen_teko" not in cards and "sekoita_pakka" not in cards
     assert 'href="/ae/table/%d/ability/pare?after=1"' % table in page.html  # Pare: a page of 3 targets
     assert forms_with(page, "end_turn")[0].fields["player"] == "Aino"
     uusi = re.search(r'data-card="uusi_aktiivi">.*?</a>', page.html, re.S).group(0)

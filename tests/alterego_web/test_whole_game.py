@@ -12,7 +12,8 @@ from .helpers import THREE, TWO, get, new_table, seat
 
 def final_rows(page):
     return {name: (int(place), int(influence)) for name, place, influence in re.findall(
-        r'data-player="(\w+)">\s*<td class="num place">(\d+)</td>.*?<td class="num influence" data-influence>(\d+)</td>',
+        r'data-player="(\w+)">\s*<td class="num place">(\d+)</td>.*?'
+        r'<td class="num influence" data-influence>(\d+)</td>',
         page.html, re.S)}
 
 

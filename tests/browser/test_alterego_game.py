@@ -51,7 +51,9 @@ CONTROLS_TOO_SMALL = """() => {
     if (box.closest("[hidden], details:not([open]) > :not(summary)")) continue;
     const r = box.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
-    if (r.height < 44 || r.width < 44) small.push(`${box.tagName}.${box.className} «${(box.innerText || box.name || "").trim().slice(0, 30)}» ${Math.round(r.width)}×${Math.round(r.height)}`);
+    const label = (box.innerText || box.name || "").trim().slice(0, 30);
+    if (r.height < 44 || r.width < 44)
+      small.push(`${box.tagName}.${box.className} «${label}» ${Math.round(r.width)}×${Math.round(r.height)}`);
   }
   return small;
 }"""
