@@ -167,15 +167,24 @@ class Server:
         self.app.config["THROTTLE"] = SLOW_GUESSING
         self.server = waitress.create_server(self.app, host="127.0.0.1", port=0, threads=4, **self.options)
         self.port = self.server.effective_port
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+
+    def serve(self):
+        """waitress's loop, a step at a time, closed in its own thread when the test is done."""
+        from waitress import wasyncore
+        while not self.stopping.is_set():
+            wasyncore.loop(timeout=0.05, map=self.server._map, count=1)
+        self.server.close()
+        self.server.task_dispatcher.shutdown()
 
     def __enter__(self):
         self.thread.start()
         return self
 
     def __exit__(self, *exc):
-        self.server.close()
-        self.server.task_dispatcher.shutdown()
+        self.stopping.set()
+        self.thread.join(10)
 
     def request(self, method, path, headers=None, body=None):
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
