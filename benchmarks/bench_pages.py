@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from facilitator.content import sample_pack  # noqa: E402
-from facilitator.rules import Game, Record  # noqa: E402
+from facilitator.rules import Record  # noqa: E402
 from facilitator.rules.simulate import random_game  # noqa: E402
 
 TARGET_MS = 300

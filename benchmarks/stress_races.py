@@ -32,9 +32,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from facilitator.content import sample_pack, sample_pack_data  # noqa: E402
+from facilitator.content import sample_pack_data  # noqa: E402
 from facilitator.rules import read_pack  # noqa: E402
-from facilitator.rules.errors import IllegalMoveError, MalformedError, SetupError  # noqa: E402
+from facilitator.rules.errors import IllegalMoveError, SetupError  # noqa: E402
 from facilitator.rules.simulate import choose_move, random_setup  # noqa: E402
 
 

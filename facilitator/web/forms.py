@@ -15,7 +15,7 @@ from ..i18n import gettext as _
 from ..i18n import get_locale, skill_name, translate_error
 from ..rules import SKILLS, Move, PlayerSetup
 from ..rules.cards import COLORS
-from ..rules.fields import MAX_CODE, MAX_NAME, MAX_NOTE, MAX_SP, MAX_TEXT, MAX_TITLE, MAX_XP_CHANGE
+from ..rules.fields import MAX_CODE, MAX_NAME, MAX_SP, MAX_TEXT, MAX_TITLE, MAX_XP_CHANGE
 from ..rules.setup import DECLARATION_BONUS, EXTRA_SP
 
 RANDOM = "__random__"
@@ -284,21 +284,28 @@ def _card_number(form, field):
         raise ValidationError(_("can be at most {max}", max=MAX_SP))
 
 
-def _card_groups():
-    return {"conditions": "Conditions", "losses": "Losses", "gains": "Gains"}
-
-
-class CardFields(BaseForm):
-    """A card's fields as the host and the pack editor type them: ``conditions_<skill>``,
-    ``losses_<skill>``, ``gains_<skill>``, ``free``, the special's text and redistribution.
-    ``card_data()`` is the card's JSON object for the engine to check (RULES.md 1)."""
+class CardForm(BaseForm):
+    """A card as the host (a card the pack does not hold) and the organizer (a card of the pack,
+    in the pack editor) type it: ``code``, ``title``, ``text``, ``conditions_<skill>``,
+    ``losses_<skill>``, ``gains_<skill>``, ``free``, the special's text and redistribution, and
+    in the pack editor its ``era`` and ``color``. Numbers are whole numbers (text is refused
+    quoting what was typed); ``card_data()`` is the card's JSON object, which the engine checks
+    against RULES.md 1 (``read_inline_card``, ``pack_problems``)."""
 
     code = StringField(validators=[Optional(), Length(max=MAX_CODE)])
     title = StringField(validators=[Optional(), Length(max=MAX_TITLE)])
     text = StringField(validators=[Optional(), Length(max=MAX_TEXT)])
-    free = WholeNumber(validators=[_card_number])
+    era = StringField()
+    color = StringField()
+    free = WholeNumber()
     special_text = StringField(validators=[Optional(), Length(max=MAX_TEXT)])
-    special_redistribute = WholeNumber(validators=[_card_number])
+    special_redistribute = WholeNumber()
+
+    #: the field a card's group of numbers is shown next to (``conditions_health`` -> ``conditions``)
+    GROUPS = {"special_text": "special", "special_redistribute": "special"}
+
+    def number_fields(self):
+        return [f for f in self if isinstance(f, WholeNumber)]
 
     def label_of(self, name):
         """``conditions_health`` -> ``Conditions: health`` in the current language."""
@@ -311,19 +318,29 @@ class CardFields(BaseForm):
             return names["special"]
         return f"{names.get(group, _(group))}: {skill_name(skill)}" if skill else names.get(group, _(group))
 
+    def group_of(self, name):
+        return self.GROUPS.get(name, name.split("_")[0])
+
     def skill_map(self, group):
         return {s: self[f"{group}_{s}"].data for s in SKILLS if self[f"{group}_{s}"].data}
 
-    def card_data(self, color):
-        data = {"color": color, "title": (self.title.data or "").strip(), "text": self.text.data or "",
+    def card_data(self, color=None, special_only_red=False):
+        """The card's JSON object. ``special_only_red``: a special typed on a green or yellow card
+        is left out (the host's form offers it on red cards only); the pack editor keeps it, for
+        the engine to refuse with its reason."""
+        color = color or (self.color.data or "").strip()
+        data = {"code": (self.code.data or "").strip(), "title": (self.title.data or "").strip(),
+                "text": (self.text.data or "").strip(), "color": color,
                 "conditions": self.skill_map("conditions"), "losses": self.skill_map("losses"),
                 "gains": self.skill_map("gains"), "free": self.free.data or 0, "special": None}
-        if (self.code.data or "").strip():
-            data["code"] = self.code.data.strip()
-        if color == "red" and (self.special_text.data or "").strip():
-            data["special"] = {"text": self.special_text.data.strip()}
-            if self.special_redistribute.data:
-                data["special"]["redistribute"] = self.special_redistribute.data
+        if self.era.data is not None:
+            data = {"code": data["code"], "era": self.era.data, **{k: v for k, v in data.items() if k != "code"}}
+        special_text = (self.special_text.data or "").strip()
+        redistribute = self.special_redistribute.data
+        if (special_text or redistribute) and not (special_only_red and color != "red"):
+            data["special"] = {"text": special_text}
+            if redistribute:
+                data["special"]["redistribute"] = redistribute
         return data
 
     def first_error(self):
@@ -333,24 +350,46 @@ class CardFields(BaseForm):
                 return f"{self.label_of(field.name)}: {field.errors[0]}"
         return None
 
+    def errors_by_group(self):
+        """``{group: [message]}``: each number's problem next to its group of fields."""
+        out = {}
+        for field in self.number_fields():
+            for error in field.errors:
+                out.setdefault(self.group_of(field.name), []).append(str(error))
+        return out
+
 
 for _group in ("conditions", "losses", "gains"):
     for _skill in SKILLS:
-        setattr(CardFields, f"{_group}_{_skill}", WholeNumber(validators=[_card_number]))
+        setattr(CardForm, f"{_group}_{_skill}", WholeNumber())
 
 
-class ManualCardForm(CardFields):
-    """A card the pack does not hold, typed in by the host for a draw."""
-
-    color = HiddenField()
+class ManualCardForm(CardForm):
+    """A card the pack does not hold, typed in by the host for a draw: whole numbers from 0 to
+    100 (checked here, next to the number), the card's rules by the engine."""
 
     def __init__(self, *args, color=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fixed_color = color
         self.engine_problem = None
 
+    def validate(self, extra_validators=None):
+        ok = super().validate(extra_validators)
+        for field in self.number_fields():
+            if not field.errors:
+                try:
+                    _card_number(self, field)
+                except ValidationError as err:
+                    field.errors = list(field.errors) + [str(err)]
+                    ok = False
+        return ok
+
     def card_data(self, color=None):
-        return super().card_data(color or self.fixed_color)
+        data = super().card_data(color or self.fixed_color, special_only_red=True)
+        data.pop("era", None)  # a hand-entered card is not held to an era (RULES.md: any era)
+        if not data["code"]:
+            del data["code"]
+        return data
 
     def engine_error(self, err):
         """A problem the engine found in the card (its path names the field)."""
@@ -360,6 +399,44 @@ class ManualCardForm(CardFields):
 
     def error_text(self):
         return self.first_error() or self.engine_problem or ""
+
+
+class CharacterForm(BaseForm):
+    """A character of the pack editor: code, name, direction and a whole number per skill."""
+
+    code = StringField(validators=[Optional(), Length(max=MAX_CODE)])
+    name = StringField(validators=[Optional(), Length(max=MAX_NAME)])
+    direction = StringField(validators=[Optional(), Length(max=MAX_TITLE)])
+
+    def character_data(self):
+        return {"code": (self.code.data or "").strip(), "name": (self.name.data or "").strip(),
+                "direction": (self.direction.data or "").strip(),
+                "skills": {s: self[f"skills_{s}"].data or 0 for s in SKILLS}}
+
+    def errors_by_group(self):
+        return {"skills": [str(e) for s in SKILLS for e in self[f"skills_{s}"].errors]} \
+            if any(self[f"skills_{s}"].errors for s in SKILLS) else {}
+
+
+for _skill in SKILLS:
+    setattr(CharacterForm, f"skills_{_skill}", WholeNumber())
+
+
+class LevelsForm(BaseForm):
+    """The pack's level thresholds, typed as whole numbers separated by commas."""
+
+    levels = StringField()
+
+    def values(self):
+        """``(thresholds, [problems])``: every part that is not a whole number is named."""
+        raw = [part.strip() for part in (self.levels.data or "").replace(";", ",").split(",") if part.strip()]
+        values, problems = [], []
+        for part in raw:
+            try:
+                values.append(int(part))
+            except ValueError:
+                problems.append(_("“{value}” is not a whole number", value=part[:20]))
+        return values, problems
 
 
 # ----- the organizer's forms ------------------------------------------------------------------------

@@ -11,7 +11,6 @@ on, it says what happened and offers the current turn, never a live button for s
 
 import json
 import random
-from datetime import date
 from io import BytesIO
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
@@ -383,16 +382,16 @@ def timer(table_id):
 def _bound(loaded, player):
     """``None`` when a page drawn for move ``after`` and ``player`` (its URL's ``after`` and
     ``player``) still matches the table; else the page that says what happened instead."""
-    after = request.args.get("after", type=int)
+    after = request.values.get("after", type=int)
     if after is None:
         return None  # a link without a binding (typed by hand): drawn for the position now
-    if after == loaded.seq and request.args.get("player", player) == player:
+    if after == loaded.seq and request.values.get("player", player) == player:
         return None
     with db_session() as s:
         happened = services.log_row(s, loaded.table.id, after + 1) if after < loaded.seq else None
     return render_template("host/moved_on.html", **_context(loaded, happened=happened, drawn_for=after,
-                                                            drawn_player=request.args.get("player"),
-                                                            card_code=request.args.get("card"))), 409
+                                                            drawn_player=request.values.get("player"),
+                                                            card_code=request.values.get("card"))), 409
 
 
 def draw_url(table_id, seq, player, **args):
@@ -464,7 +463,7 @@ def draw_manual(table_id):
         if game is None or game.finished or game.next()["expects"] != "main":
             return redirect(url_for("host.turn", table_id=table_id))
         player = game.next()["player"]
-        stale = _bound(loaded, player) if request.method == "GET" else None
+        stale = _bound(loaded, player)  # the link, or the form, drawn for another position
         if stale is not None:
             return stale
         form = ManualCardForm(color=color)

@@ -2,7 +2,6 @@
 downloads, record import, backups, repairs of a table that needs checking, reopening a finished
 table, and the projector's announcement mode."""
 
-import json
 from io import BytesIO
 from urllib.parse import urlparse
 

@@ -12,10 +12,11 @@ from ..services.packs import adopt_version, get_row, list_packs, pack_of, store_
 from ..content.search import find_cards
 from ..content.summary import pack_summary
 from ..i18n import gettext as _
-from ..rules import ERA_KEYS, SKILLS, pack_problems
+from ..rules import ERA_KEYS, pack_problems
 from ..rules.cards import COLORS
 from . import db_session
 from .auth import organizer_required
+from .forms import CardForm, CharacterForm, LevelsForm
 
 bp = Blueprint("packs", __name__, url_prefix="/organizer/packs")
 
@@ -68,38 +69,20 @@ def show(key):
 
 
 # ----- editing ----------------------------------------------------------------------------
-def _number(form, name, errors, field):
-    raw = (form.get(name) or "").strip()
-    if not raw:
-        return 0
-    try:
-        return int(raw)
-    except ValueError:
-        errors.setdefault(field, []).append(_("“{value}” is not a whole number", value=raw))
-        return 0
+def _card_from_form(errors):
+    """The card the editor's form holds (the same card form as the host's hand-entered card);
+    a number that is not a whole number is said next to its group of fields."""
+    form = CardForm(meta={"csrf": False})  # the app checks the form's CSRF token before the view
+    form.validate()
+    errors.update(form.errors_by_group())
+    return form.card_data()
 
 
-def _card_from_form(form, errors):
-    card = {"code": (form.get("code") or "").strip(), "era": form.get("era"), "color": form.get("color"),
-            "title": (form.get("title") or "").strip(), "text": (form.get("text") or "").strip()}
-    for group in ("conditions", "losses", "gains"):
-        values = {sk: _number(form, f"{group}_{sk}", errors, group) for sk in SKILLS}
-        card[group] = {sk: v for sk, v in values.items() if v}
-    card["free"] = _number(form, "free", errors, "free")
-    special_text = (form.get("special_text") or "").strip()
-    redistribute = _number(form, "special_redistribute", errors, "special")
-    card["special"] = None
-    if special_text or redistribute:
-        card["special"] = {"text": special_text}
-        if redistribute:
-            card["special"]["redistribute"] = redistribute
-    return card
-
-
-def _character_from_form(form, errors):
-    return {"code": (form.get("code") or "").strip(), "name": (form.get("name") or "").strip(),
-            "direction": (form.get("direction") or "").strip(),
-            "skills": {sk: _number(form, f"skills_{sk}", errors, "skills") for sk in SKILLS}}
+def _character_from_form(errors):
+    form = CharacterForm(meta={"csrf": False})
+    form.validate()
+    errors.update(form.errors_by_group())
+    return form.character_data()
 
 
 def _field_of(problem):
@@ -170,7 +153,7 @@ def _edit(key, code, item, read_form, blank, template, done_args=lambda values: 
                 if _save(s, row, data, item, None, errors):
                     return redirect(url_for("packs.show", key=key), 303)
             else:
-                values = read_form(request.form, errors)
+                values = read_form(errors)
                 if index is None:
                     data[plural].append(values)
                     index = len(data[plural]) - 1
@@ -205,13 +188,9 @@ def levels(key):
         row = _row_or_404(s, key)
         data = json.loads(row.data)
         errors = {}
-        raw = [part.strip() for part in (request.form.get("levels") or "").replace(";", ",").split(",") if part.strip()]
-        values = []
-        for part in raw:
-            try:
-                values.append(int(part))
-            except ValueError:
-                errors.setdefault("levels", []).append(_("“{value}” is not a whole number", value=part))
+        values, problems = LevelsForm(meta={"csrf": False}).values()
+        if problems:
+            errors["levels"] = problems
         data["levels"] = values
         if _save(s, row, data, "levels", None, errors):
             return redirect(url_for("packs.show", key=key), 303)
