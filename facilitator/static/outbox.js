@@ -259,7 +259,12 @@
   });
   window.addEventListener("online", function () { online(true); retryDelay = 2000; flush(); });
   window.addEventListener("offline", function () { online(false); });
-  window.addEventListener("storage", function (ev) { if (ev.key === KEY) render(); });
+  window.addEventListener("storage", function (ev) {
+    if (ev.key !== KEY) return;
+    // another tab sent the last waiting moves: this screen is behind them, the server draws it again
+    if (ev.oldValue && !ev.newValue && !sending) { location.replace(body.dataset.turnUrl || location.href); return; }
+    render();
+  });
   render();
   flush();
   setInterval(function () { if (load().some(function (e) { return e.state === "queued"; })) flush(); }, 10000);
