@@ -117,9 +117,6 @@ def test_the_manual_card_page_is_bound_to_its_position_too(host, table):
     assert post_forms(page) == []
 
 
-@pytest.mark.xfail(strict=True, reason="the manual card form carries no after/player and its POST is not "
-                                       "checked by _bound: sent after the table moved on, it draws a live "
-                                       "card page for the next player")
 def test_a_manual_card_form_sent_after_the_table_moved_on_draws_no_live_card(host, table):
     app = host.application
     record(app, table, Move("pass", player="Аня"))
