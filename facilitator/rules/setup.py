@@ -52,46 +52,61 @@ def read_player(data, path):
 
 def check_setup(pack, players):
     """Raise ``SetupError`` for the first player setup that breaks RULES.md 2."""
+    for problem in setup_problems(pack, players):
+        raise problem
+
+
+def setup_problems(pack, players):
+    """Every way the setup breaks RULES.md 2, each a ``SetupError`` whose path names the player
+    and the field (``players[1].extra``): the setup screen shows them all at once, each next to
+    its player."""
+    problems = []
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise SetupError("players", "player_count",
-                         "a table has {low} or {high} players, got {count}",
-                         low=MIN_PLAYERS, high=MAX_PLAYERS, count=len(players))
+        problems.append(SetupError("players", "player_count",
+                                   "a table has {low} or {high} players, got {count}",
+                                   low=MIN_PLAYERS, high=MAX_PLAYERS, count=len(players)))
     names, characters = {}, {}
     for i, p in enumerate(players):
         path = f"players[{i}]"
         if p.name in names:
-            raise SetupError(f"{path}.name", "duplicate_name",
-                             "name {name!r} is already used by player {other}; names must differ",
-                             name=p.name, other=names[p.name] + 1)
-        names[p.name] = i
-        if p.character not in pack.characters_by_code:
-            raise SetupError(f"{path}.character", "unknown_character",
-                             "unknown character {character!r}; the pack has {allowed}",
-                             character=p.character, allowed=", ".join(pack.characters_by_code))
-        if p.character in characters:
-            raise SetupError(f"{path}.character", "character_taken",
-                             "character {character} is already taken by {other}",
-                             character=p.character, other=players[characters[p.character]].name)
-        characters[p.character] = i
+            problems.append(SetupError(f"{path}.name", "duplicate_name",
+                                       "name {name!r} is already used by player {other}; names must differ",
+                                       name=p.name, other=names[p.name] + 1))
+        else:
+            names[p.name] = i
+        known = p.character in pack.characters_by_code
+        if not known:
+            problems.append(SetupError(f"{path}.character", "unknown_character",
+                                       "unknown character {character!r}; the pack has {allowed}",
+                                       character=p.character, allowed=", ".join(pack.characters_by_code)))
+        elif p.character in characters:
+            problems.append(SetupError(f"{path}.character", "character_taken",
+                                       "character {character} is already taken by {other}",
+                                       character=p.character, other=players[characters[p.character]].name))
+        else:
+            characters[p.character] = i
+        negative = False
         for s, v in p.extra.items():
             if s not in SKILLS or v < 0:
-                raise SetupError(f"{path}.extra.{s}", "extra_negative",
-                                 "extra SP go to the skills as non-negative numbers, got {skill} {value}",
-                                 skill=s, value=v)
+                negative = True
+                problems.append(SetupError(f"{path}.extra.{s}", "extra_negative",
+                                           "extra SP go to the skills as non-negative numbers, got {skill} {value}",
+                                           skill=s, value=v))
         extra = sum(p.extra.values())
-        if extra != EXTRA_SP:
-            raise SetupError(f"{path}.extra", "extra_sum",
-                             "the extra SP must sum to exactly {need}, got {got}", need=EXTRA_SP, got=extra)
-        if pack.skill_max is not None:
+        if extra != EXTRA_SP and not negative:
+            problems.append(SetupError(f"{path}.extra", "extra_sum",
+                                       "the extra SP must sum to exactly {need}, got {got}", need=EXTRA_SP, got=extra))
+        if pack.skill_max is not None and known:
             base = pack.characters_by_code[p.character].skills
             for s in SKILLS:
                 if base[s] + p.extra.get(s, 0) > pack.skill_max:
-                    raise SetupError(f"{path}.extra.{s}", "above_max",
-                                     "{skill} would be {value}, above the pack's skill_max {max}",
-                                     skill=s, value=base[s] + p.extra.get(s, 0), max=pack.skill_max)
+                    problems.append(SetupError(f"{path}.extra.{s}", "above_max",
+                                               "{skill} would be {value}, above the pack's skill_max {max}",
+                                               skill=s, value=base[s] + p.extra.get(s, 0), max=pack.skill_max))
         if p.declaration is not None and p.declared not in DECLARATION_BONUS:
-            raise SetupError(f"{path}.declaration", "declaration_sum",
-                             "a future image sums to 35, 40 or 45, got {got}", got=p.declared)
+            problems.append(SetupError(f"{path}.declaration", "declaration_sum",
+                                       "a future image sums to 35, 40 or 45, got {got}", got=p.declared))
+    return problems
 
 
 def start_skills(pack, player):

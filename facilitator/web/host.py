@@ -24,6 +24,7 @@ from ..rules import (COLORS, ERA_BY_KEY, IllegalMoveError, MalformedError, Repla
 from ..rules.deck import next_card
 from ..rules.pack import read_inline_card
 from ..rules.registry import UnknownFormat
+from ..rules.setup import setup_problems
 from ..rules.standings import table_standing, winners
 from ..safejson import JSONInputError, dumps_safe, loads as safe_loads
 from . import db_session, games
@@ -194,9 +195,16 @@ def setup(table_id):
                 def pick(taken):
                     free = [c.code for c in loaded.pack.characters if c.code not in taken]
                     return rng.choice(free)
+                setups = form.setups(pick)
+                # every problem the rules find, at once, each next to its player (the engine's check)
+                seats = [i for i, entry in enumerate(form.players) if not entry.form.is_empty()]
+                for problem in setup_problems(loaded.pack, setups):
+                    index = _seat_of(problem.path, seats)
+                    errors.setdefault(index, []).append(translate_error(problem))
+            if ok and not errors:
                 try:
-                    services.set_players(s, table_id, form.setups(pick), rev=form.rev.data)
-                except SetupError as err:
+                    services.set_players(s, table_id, setups, rev=form.rev.data)
+                except (SetupError, MalformedError) as err:
                     errors = {-1: [translate_error(err)]}
                 except services.SetupLocked:
                     flash(_("A move was recorded on another device meanwhile: the setup cannot change any more. "
@@ -213,6 +221,16 @@ def setup(table_id):
             status = status if status == 409 else 400
         return render_template("host/setup.html", loaded=loaded, form=form, errors=errors,
                                pack=loaded.pack, rules=setup_rules()), status
+
+
+def _seat_of(path, seats):
+    """The form's seat of a setup problem's path (``players[1].extra`` -> the second filled seat);
+    -1 for a problem of the whole table."""
+    import re
+    match = re.match(r"players\[(\d+)\]", path or "")
+    if match and int(match.group(1)) < len(seats):
+        return seats[int(match.group(1))]
+    return -1
 
 
 def setup_rules():

@@ -174,3 +174,19 @@ def test_a_player_setup_reads_from_its_record_form():
     with pytest.raises(MalformedError) as err:
         read_player({"name": "Аня", "born": "01.01.2009", "character": "C1"}, "players[0]")
     assert err.value.path == "players[0].born"
+
+
+def test_every_setup_problem_is_listed_at_once_each_with_its_player():
+    """The engine answers every problem of a setup in one go (the setup screen shows them all),
+    the first being the one ``check_setup`` raises."""
+    from facilitator.rules.setup import setup_problems
+    players = [player("Аня", "C1"), player("Аня", "C2", extra={"health": 4}), player("Вика", "C2"),
+               player("Гоша", "C9")]
+    problems = setup_problems(PACK, players)
+    assert [(p.code, p.path) for p in problems] == [
+        ("duplicate_name", "players[1].name"), ("extra_sum", "players[1].extra"),
+        ("character_taken", "players[2].character"), ("unknown_character", "players[3].character")]
+    with pytest.raises(SetupError) as first:
+        check_setup(PACK, players)
+    assert (first.value.code, first.value.path) == ("duplicate_name", "players[1].name")
+    assert setup_problems(PACK, default_players()) == []

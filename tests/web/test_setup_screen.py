@@ -3,6 +3,7 @@
 the turn order with its reason. Every refusal is a 400 with the reason next to the form."""
 
 import copy
+import re
 
 import pytest
 
@@ -148,3 +149,18 @@ def test_the_setup_form_without_a_csrf_token_is_refused(host):
     assert page.status == 400
     assert "CSRF" in page.text
     assert load(host.application, table_id).game is None
+
+
+def test_every_problem_of_a_setup_is_shown_at_once_next_to_its_player(host):
+    """Two players with the same name and a character taken twice: both said in one answer,
+    each next to the seat it belongs to (the engine's list of setup problems)."""
+    table_id = create_table(host)
+    players = with_changes(with_changes(THREE, 1, name="Аня"), 2, character="C01")
+    page = post_setup(host, table_id, players)
+    assert page.status == 400
+    seats = {int(chunk[0]): chunk for chunk in page.html.split('<fieldset class="player-setup')[1:]
+             for chunk in [re.search(r'data-player="(\d)"', chunk).group(1) + chunk.split("</fieldset>")[0]]}
+    assert "is already used by player 1; names must differ" in seats[1]
+    assert "character C01 is already taken by Аня" in seats[2]
+    assert "already" not in seats[0]
+    assert load(host.application, table_id).table.players is None
