@@ -2,8 +2,13 @@
 server is reachable on 127.0.0.1:5432 (as in CI), on PostgreSQL too."""
 
 import os
+import sys
+from pathlib import Path
 
 import pytest
+
+# the tests' shared modules (``tests.pages``) are found from the repository, however pytest is run
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 PG_CANDIDATES = [
     os.environ.get("TEST_POSTGRES_URL"),
@@ -145,15 +150,8 @@ def client(app):
 
 def organizer_browser(app, lang=None):
     """A new browser holding a live organizer session, as signing in with the password gives one."""
-    from facilitator import services
-    browser = app.test_client()
-    with services.db.session_scope(app.extensions["facilitator.engine"]) as s:
-        secret = services.access.start_session(s)
-    with browser.session_transaction() as session:
-        session["organizer"] = secret
-        if lang:
-            session["lang"] = lang
-    return browser
+    from tests.pages import organizer_browser as browser
+    return browser(app, lang=lang)
 
 
 @pytest.fixture

@@ -96,9 +96,13 @@ def _created_at(value, where):
         raise _error("{where}: not a date and time", where=where)
     try:
         moment = datetime.fromisoformat(value)
-    except ValueError:
+        moment = (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+    except (ValueError, OverflowError):
         raise _error("{where}: not a date and time", where=where) from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    if not 2000 <= moment.year <= 2100:
+        raise _error("{where}: a move of a year this app cannot have recorded ({year})", where=where,
+                     year=moment.year)
+    return moment
 
 
 def checked_backup(data, rename=None):

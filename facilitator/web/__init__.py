@@ -29,6 +29,28 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline';
        "font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'")
 
 
+class TrustedProxyFix:
+    """The reverse proxy's ``X-Forwarded-*`` headers believed only when the request comes from
+    the proxy itself (a comma-separated list of addresses): a tablet that reaches the server
+    directly cannot claim another address with each wrong PIN, nor HTTPS."""
+
+    HEADERS = ("HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST", "HTTP_X_FORWARDED_PORT",
+               "HTTP_X_FORWARDED_PREFIX")
+
+    def __init__(self, wsgi_app, proxies):
+        from werkzeug.middleware.proxy_fix import ProxyFix
+        self.plain = wsgi_app
+        self.fixed = ProxyFix(wsgi_app, x_for=1, x_proto=1, x_host=1, x_port=1)
+        self.proxies = {p.strip() for p in str(proxies).split(",") if p.strip()}
+
+    def __call__(self, environ, start_response):
+        if environ.get("REMOTE_ADDR") in self.proxies:
+            return self.fixed(environ, start_response)
+        for name in self.HEADERS:
+            environ.pop(name, None)
+        return self.plain(environ, start_response)
+
+
 class SessionInterface(SecureCookieSessionInterface):
     """Session cookies are Secure whenever the page itself came over HTTPS."""
 
@@ -94,12 +116,20 @@ def create_app(test_config=None):
     app.extensions["facilitator.engine"] = engine
 
     if os.environ.get("FACILITATOR_BEHIND_PROXY") or app.config.get("BEHIND_PROXY"):
-        # behind an HTTPS reverse proxy: trust its X-Forwarded-Proto/-Host/-For (one hop). Under
-        # ``facilitator serve`` waitress does this itself (its trusted-proxy options).
+        # behind an HTTPS reverse proxy: trust its X-Forwarded-Proto/-Host/-For (one hop), from
+        # the proxy's own address only. Under ``facilitator serve`` (one process) waitress does
+        # this itself (its trusted-proxy options).
         if not app.config.get("PROXY_HANDLED_BY_SERVER"):
-            from werkzeug.middleware.proxy_fix import ProxyFix
-            app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
+            proxies = app.config.get("TRUSTED_PROXIES") or os.environ.get("FACILITATOR_PROXY") or "127.0.0.1"
+            app.wsgi_app = TrustedProxyFix(app.wsgi_app, proxies)
     app.session_interface = SessionInterface()
+
+    @app.before_request
+    def _upload_limits():
+        # before the CSRF check reads the form: an event backup the app wrote always fits
+        if request.endpoint == "organizer.restore":
+            request.max_content_length = app.config["MAX_BACKUP_LENGTH"]
+
     csrf.init_app(app)
     i18n.install_jinja(app.jinja_env)
     from .. import words

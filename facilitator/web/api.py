@@ -465,6 +465,8 @@ def record(table_id):
         loaded = services.load(s, table_id)
         if loaded.game is None:
             return error(409, "no_setup", _("The table has no players yet"))
+        if loaded.broken:
+            return error(409, "needs_checking", _("The table's log does not replay; the organizer must repair it first"))
         return jsonify(loaded.public_record())
 
 

@@ -148,6 +148,8 @@ def export_record(table_id):
         loaded = _load(s, table_id)
         if loaded.game is None:
             abort(404)
+        if loaded.broken:  # its log does not make a record the rules accept: repaired first
+            return _needs_check(loaded)
         data = loaded.public_record()
     body = dumps_safe(data, indent=2).encode("utf-8")
     from .downloads import safe_filename

@@ -271,6 +271,9 @@ def reopen(event_id, table_id):
     except services.NotFinished:
         flash(_("Only a finished game can be reopened."), "error")
         return redirect(_back(event_id, table_id), 303)
+    except services.TableBroken:
+        flash(_("This table needs checking first: its log does not replay."), "error")
+        return redirect(url_for("organizer.repair", event_id=event_id, table_id=table_id), 303)
     flash(_("Table «{name}» is reopened: enter the correction, then finish the game again.", name=name), "ok")
     return redirect(url_for("host.turn", table_id=table_id), 303)
 

@@ -6,28 +6,20 @@ CSRF protection stays on in the tests: every post that should get past it carrie
 from a page the same browser rendered.
 """
 
-import html
-import re
-
-from sqlmodel import select
 
 from facilitator import services
 from facilitator.services import events
 from facilitator.content import sample_pack
 from facilitator.rules.simulate import random_game
-from facilitator.storage import session_scope
 from facilitator.storage.models import ContentPackRow, Event, GameTable, MoveRow, Setting
+from tests import pages
+from tests.pages import db, english, flashes, organizer_browser, text  # noqa: F401 (the tests' one page helper)
 
 PACK = sample_pack()
 PASSWORD = "lyceum-organizer-2026"
 
 
 # ----- the database ---------------------------------------------------------------------------
-def db(app):
-    """A session on the app's database, committed when the ``with`` block ends."""
-    return session_scope(app.extensions["facilitator.engine"])
-
-
 def new_event(app, name="Кубок лицея", date="2026-11-29"):
     with db(app) as s:
         return events.create_event(s, name, date).id
@@ -58,9 +50,7 @@ def seated_table(app, event_id, name, seed=1, players=3, moves=2):
 
 def everything(app):
     """Every row of the database as plain data: what a refused request must leave as it was."""
-    with db(app) as s:
-        return {model.__name__: sorted(repr(sorted(row.model_dump().items())) for row in s.exec(select(model)).all())
-                for model in (ContentPackRow, Event, GameTable, MoveRow, Setting)}
+    return pages.everything(app, (ContentPackRow, Event, GameTable, MoveRow, Setting))
 
 
 def table_row(app, table_id):
@@ -70,7 +60,7 @@ def table_row(app, table_id):
 
 def loaded(app, table_id):
     with db(app) as s:
-        return services.load(s, table_id)
+        return pages.loaded_table(s, table_id)
 
 
 def final_xp(game):
@@ -79,11 +69,6 @@ def final_xp(game):
 
 
 # ----- browsers -------------------------------------------------------------------------------
-def english(client):
-    client.get("/?lang=en")
-    return client
-
-
 def host_browser(app, table_id):
     """A tablet that opened its table with the host link (QR code) of the access sheet."""
     browser = english(app.test_client())
@@ -99,42 +84,14 @@ def set_password(app, password=PASSWORD):
 
 
 # ----- pages ----------------------------------------------------------------------------------
-CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"|value="([^"]+)"[^>]*name="csrf_token"')
-
-
 def csrf_token(client, url="/pin"):
     """The CSRF token of ``client``'s session, read from a rendered page's hidden input."""
-    body = client.get(url).get_data(as_text=True)
-    match = CSRF.search(body)
-    assert match, f"no csrf_token on {url}"
-    return html.unescape(match.group(1) or match.group(2))
-
-
-def flashes(response, category=None):
-    """The flash messages of a rendered page, as text."""
-    body = response.get_data(as_text=True)
-    found = re.findall(r'data-flash="(\w+)">((?:<div>[^<]*</div>)*|[^<]*)</div>', body)
-    out = []
-    for cat, inner in found:
-        if category is None or cat == category:
-            out.append(" ".join(html.unescape(re.sub(r"<[^>]+>", " ", inner)).split()))
-    return out
-
-
-def text(response):
-    """A page's visible text, tags stripped and spaces collapsed."""
-    body = re.sub(r"<(script|style)\b.*?</\1>", " ", response.get_data(as_text=True), flags=re.S)
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+    return pages.csrf_token(client, url)
 
 
 def post(client, url, data=None, token=True, **kwargs):
     """Post a form; ``token`` True reads this browser's CSRF token first, False sends none."""
-    data = dict(data or {})
-    if token is True:
-        data["csrf_token"] = csrf_token(client)
-    elif isinstance(token, str):
-        data["csrf_token"] = token
-    return client.post(url, data=data, **kwargs)
+    return pages.send(client, url, data, token=token, csrf_url="/pin", **kwargs)
 
 
 # ----- the host's move forms --------------------------------------------------------------------
@@ -170,9 +127,4 @@ def log_of(app, table_id):
 
 def organizer_of(app):
     """A new browser of ``app`` holding a live organizer session (as the sign-in form gives)."""
-    browser = app.test_client()
-    with services.db.session_scope(app.extensions["facilitator.engine"]) as s:
-        secret = services.access.start_session(s)
-    with browser.session_transaction() as session:
-        session["organizer"] = secret
-    return browser
+    return organizer_browser(app)

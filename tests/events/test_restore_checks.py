@@ -167,9 +167,6 @@ def test_a_backup_of_150_tables_restores_with_each_pack_version_once(app, client
     assert logs(again) == logs(data)
 
 
-@pytest.mark.xfail(strict=True, reason="restore_check._created_at accepts any ISO time; one at the calendar's "
-                                       "edge with an offset overflows when it is converted to UTC on insert "
-                                       "(OverflowError, not caught by the restore view): a 500")
 def test_a_move_time_at_the_edge_of_the_calendar_is_refused_by_name(app, client, backup):
     before = everything(app)
 
@@ -183,9 +180,6 @@ def test_a_move_time_at_the_edge_of_the_calendar_is_refused_by_name(app, client,
                ("year 9999, west of UTC", "9999-12-31T23:59:59-14:00")], check)
 
 
-@pytest.mark.xfail(strict=True, reason="the restore view raises request.max_content_length to MAX_BACKUP_LENGTH "
-                                       "(64 MB) too late: CSRFProtect reads request.form in before_request "
-                                       "under the app's 16 MB MAX_CONTENT_LENGTH, so any backup over 16 MB is a 413")
 def test_a_backup_over_16_mb_is_not_refused_as_too_large(app, client, backup):
     body = json.dumps(backup).encode()
     padded = body + b" " * (17 * 1024 * 1024 - len(body))  # as a long event's backup would be

@@ -384,10 +384,6 @@ def test_no_page_of_a_broken_table_is_a_500_and_the_api_says_it_needs_checking(a
     assert client.get(f"/organizer/events/{event_id}/download/workbook").status_code == 200
 
 
-@pytest.mark.xfail(strict=True, reason="LoadedTable.record() reads every move in force again with the bounded "
-                                       "read_move: a broken table whose bad row is beyond the bounds (an adjust "
-                                       "of 10^8 XP) makes /table/<id>/record.json and /api/v1/tables/<id>/record "
-                                       "raise MalformedError: a 500")
 def test_the_record_of_a_broken_table_downloads_or_is_refused_clearly(app, client):
     _event_id, broken = broken_tables(app)
     table, _bad = broken["an adjust of 10^8 XP"]
@@ -395,8 +391,6 @@ def test_the_record_of_a_broken_table_downloads_or_is_refused_clearly(app, clien
     assert client.get(f"/api/v1/tables/{table}/record").status_code in (200, 409)
 
 
-@pytest.mark.xfail(strict=True, reason="organizer.reopen catches StaleMove and NotFinished but not "
-                                       "TableBroken, which services.reopen raises for a broken table: a 500")
 def test_reopening_a_broken_table_sends_the_organizer_to_its_repair(app, client):
     event_id, broken = broken_tables(app)
     table, bad = broken[BAD_MOVES[0][0]]

@@ -237,11 +237,6 @@ def test_without_the_proxy_setting_forwarded_headers_are_ignored(app, db_url, mo
         assert failures(server.app, "127.0.0.1") == 5
 
 
-@pytest.mark.xfail(strict=True, reason="with --workers N behind a proxy, create_app wraps the app in werkzeug's "
-                                       "ProxyFix, which believes X-Forwarded-For from any peer, and gunicorn "
-                                       "passes the header on from untrusted peers: a tablet reaching the "
-                                       "workers directly (they listen on 0.0.0.0) forges an address per guess "
-                                       "and is never slowed down")
 def test_under_gunicorn_workers_only_the_proxy_may_forward_an_address(app, db_url, monkeypatch):
     from facilitator.web import commands
     monkeypatch.setenv("FACILITATOR_BEHIND_PROXY", "1")

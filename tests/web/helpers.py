@@ -1,18 +1,17 @@
-"""What the tests of the host's tablet share: read a rendered page the way the tablet's browser
-does (its forms, its hidden fields, its messages) and post those forms back, CSRF token included.
-
-The app keeps CSRF protection on in tests, so every post carries a token read from a page the
-same client rendered, exactly as a browser would.
+"""What the tests of the host's tablet share: the players and tables they play with, and what
+the turn screen shows. Pages are read and posted with the one page helper (``tests/pages.py``):
+CSRF protection stays on, every post carries a token read from a page the same client rendered.
 """
 
 import html
 import json
 import re
-from html.parser import HTMLParser
 
 from facilitator import services
 from facilitator.rules import Move, SKILLS
-from facilitator.storage import session_scope
+from facilitator.services.db import session_scope
+from tests import pages
+from tests.pages import Form, Page, get, organizer_browser, submit  # noqa: F401 (the tests' one page helper)
 
 # Three players in clockwise seating order. Extra SP make the turn order plain: Аня has the
 # most energy (6), so she goes first, then Борис and Вика clockwise.
@@ -32,190 +31,19 @@ FOUR = [ANYA, BORIS, VIKA, GOSHA]
 
 def tablet(app, lang="en"):
     """Another browser running the tables (signed in as the organizer, like ``client``)."""
-    from facilitator import services
-    browser = app.test_client()
-    with services.db.session_scope(app.extensions["facilitator.engine"]) as s:
-        secret = services.access.start_session(s)
-    with browser.session_transaction() as session:
-        session["organizer"] = secret
-        if lang:
-            session["lang"] = lang
-    return browser
-
-
-# ----- reading pages ------------------------------------------------------------------------
-class Form:
-    """One ``<form>`` of a page: where it posts and the fields a browser would send."""
-
-    def __init__(self, attrs):
-        self.action = attrs.get("action", "")
-        self.method = (attrs.get("method") or "get").lower()
-        self.fields = {}  # name -> value of inputs, textareas and selected options
-        self.buttons = []  # (name, value, disabled) of submit buttons
-        self.selects = {}  # name -> [option values]
-
-    def data(self, **overrides):
-        """The fields as a browser would post them, with ``overrides`` (None drops a field)."""
-        out = dict(self.fields)
-        for key, value in overrides.items():
-            if value is None:
-                out.pop(key, None)
-            else:
-                out[key] = str(value)
-        return out
-
-    def __repr__(self):
-        return f"Form({self.method} {self.action} {self.fields})"
-
-
-class _PageParser(HTMLParser):
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.forms = []
-        self.flashes = []  # (category, text)
-        self._form = None
-        self._select = None
-        self._option = None
-        self._flash_depth = None
-        self._depth = 0
-        self._flash = None
-        self._textarea = None
-        self.text_parts = []
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag not in ("input", "br", "meta", "link", "img", "hr"):
-            self._depth += 1
-        if tag == "form":
-            self._form = Form(a)
-            self.forms.append(self._form)
-        elif tag == "input" and self._form is not None and a.get("name"):
-            kind = (a.get("type") or "text").lower()
-            if kind in ("checkbox", "radio") and "checked" not in a:
-                return
-            if kind in ("submit", "button"):
-                self._form.buttons.append((a.get("name"), a.get("value", ""), "disabled" in a))
-                return
-            self._form.fields[a["name"]] = a.get("value") or ""
-        elif tag == "button" and self._form is not None and (a.get("type") or "submit") == "submit":
-            self._form.buttons.append((a.get("name"), a.get("value", ""), "disabled" in a))
-        elif tag == "select" and self._form is not None:
-            self._select = a.get("name")
-            self._form.selects[self._select] = []
-        elif tag == "option" and self._select is not None:
-            value = a.get("value")
-            self._option = [value, ""]
-            self._form.selects[self._select].append(value)
-            if "selected" in a or self._select not in self._form.fields:
-                self._form.fields[self._select] = value
-        elif tag == "textarea" and self._form is not None:
-            self._textarea = a.get("name")
-            self._form.fields[self._textarea] = ""
-        if "data-flash" in a and self._flash is None:
-            self._flash = [a["data-flash"], []]
-            self._flash_depth = self._depth
-
-    def handle_endtag(self, tag):
-        if tag == "form":
-            self._form = None
-        elif tag == "select":
-            self._select = None
-        elif tag == "option" and self._option is not None:
-            if self._option[0] is None:  # <option>text</option>: the text is the value
-                values = self._form.selects[self._select]
-                values[-1] = self._option[1].strip()
-                if self._form.fields.get(self._select) is None:
-                    self._form.fields[self._select] = values[-1]
-            self._option = None
-        elif tag == "textarea":
-            self._textarea = None
-        if self._flash is not None and self._depth == self._flash_depth:
-            self.flashes.append((self._flash[0], " ".join(" ".join(self._flash[1]).split())))
-            self._flash = None
-        self._depth -= 1
-
-    def handle_data(self, data):
-        self.text_parts.append(data)
-        if self._option is not None:
-            self._option[1] += data
-        if self._textarea is not None and self._form is not None:
-            self._form.fields[self._textarea] += data
-        if self._flash is not None:
-            self._flash[1].append(data)
-
-
-class Page:
-    """A rendered page: status, its forms, its flash messages and its visible text."""
-
-    def __init__(self, response):
-        self.response = response
-        self.status = response.status_code
-        self.html = response.get_data(as_text=True)
-        parser = _PageParser()
-        parser.feed(self.html)
-        self.forms = parser.forms
-        for form in self.forms:  # a form without an action posts back to the page itself
-            if not form.action:
-                form.action = response.request.path
-        self.flashes = parser.flashes
-        self.text = " ".join(" ".join(parser.text_parts).split())
-
-    def form(self, action_end):
-        """The one form whose action ends with ``action_end`` (e.g. ``/move/rest``)."""
-        found = [f for f in self.forms if f.action.split("?")[0].endswith(action_end)]
-        assert len(found) == 1, f"expected one form posting to {action_end!r}, found {len(found)}: {self.forms}"
-        return found[0]
-
-    def has_form(self, action_end):
-        return any(f.action.split("?")[0].endswith(action_end) for f in self.forms)
-
-    def messages(self, category=None):
-        return [text for cat, text in self.flashes if category is None or cat == category]
-
-    @property
-    def error(self):
-        """The page's error messages joined (empty when there is none)."""
-        return " | ".join(self.messages("error"))
-
-    def __contains__(self, text):
-        return text in self.text
-
-    def __repr__(self):
-        return f"Page({self.status}, flashes={self.flashes})"
+    return organizer_browser(app, lang=lang)
 
 
 def csrf_token(client, url="/"):
-    """The CSRF token of ``client``'s session, read from a rendered page's hidden input (once
-    per browser: a token stays valid for the whole session, as the app promises an idle tablet)."""
-    cached = getattr(client, "_csrf_token", None)
-    if cached:
-        return cached
-    body = client.get(url).get_data(as_text=True)
-    match = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', body) or \
-        re.search(r'value="([^"]+)"[^>]*name="csrf_token"', body)
-    assert match, f"no csrf_token on {url}"
-    client._csrf_token = html.unescape(match.group(1))
-    return client._csrf_token
-
-
-def get(client, url):
-    return Page(client.get(url))
+    """The CSRF token of ``client``'s session (read once per browser: it stays valid)."""
+    return pages.csrf_token(client, url, keep=True)
 
 
 def post(client, url, data, follow=False, token=True):
     """Post a form; ``token`` True reads a CSRF token first, a string uses that one, False none."""
-    data = dict(data)
     if token is True and "csrf_token" not in data:
-        data["csrf_token"] = csrf_token(client)
-    elif isinstance(token, str):
-        data["csrf_token"] = token
-    return Page(client.post(url, data=data, follow_redirects=follow))
-
-
-def submit(client, form, follow=False, **overrides):
-    """Post one of a page's forms as a browser would, with some fields changed."""
-    assert form.method == "post", form
-    return Page(client.post(form.action, data=form.data(**overrides), follow_redirects=follow))
+        token = csrf_token(client)
+    return Page(pages.send(client, url, data, token=token, follow_redirects=follow))
 
 
 # ----- tables -------------------------------------------------------------------------------
@@ -263,7 +91,7 @@ def seated_table(client, players=THREE, name="Стол 1"):
 def load(app, table_id):
     """The table as the services layer replays it (its game, log, undone moves)."""
     with session_scope(app.extensions["facilitator.engine"]) as s:
-        return services.load(s, table_id)
+        return pages.loaded_table(s, table_id)
 
 
 def seq(app, table_id):
