@@ -32,13 +32,28 @@ def error(status, code, message, **extra):
     return jsonify({"error": {"code": code, "message": message, **extra}}), status
 
 
+def _as_json(value):
+    """Legal moves as JSON: a refusal an engine gives for an option (why a target is not legal)
+    is said as its rule, code and message in the client's language."""
+    if isinstance(value, dict):
+        return {k: _as_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_as_json(v) for v in value]
+    if isinstance(value, RulesError):
+        return {"rule": getattr(value, "rule", None), "code": getattr(value, "code", None),
+                "message": translate_error(value)}
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return str(value)
+
+
 def state(loaded):
     """What a client needs to act: the standings of the table, legal moves, seq and rev."""
     out = {"id": loaded.table.id, "seq": loaded.seq, "rev": loaded.rev, "setup_done": loaded.game is not None,
            "ruleset": loaded.table.ruleset, "needs_checking": loaded.broken}
     if loaded.game is not None and not loaded.broken:
         out.update(loaded.standing or loaded.ruleset.table_standing(loaded.game))
-        out["legal_moves"] = loaded.game.legal_moves()
+        out["legal_moves"] = _as_json(loaded.game.legal_moves())
     else:
         out.update({"table": loaded.table.name, "players": [], "legal_moves": []})
     return out
@@ -71,11 +86,15 @@ def _organizer():
 def _authorize(s, table_id):
     """A table is read and changed only by its host: its token as ``Authorization: Bearer
     <token>``, a browser session that opened the table, or the organizer. Returns an error
-    response or None."""
+    response or None. The answer then speaks the table's game's languages."""
     try:
         table = services.get_table(s, table_id)
     except services.TableNotFound:
         table = None
+    if table is not None:
+        from ..rules import registry
+        from . import use_locales
+        use_locales(registry.get(table.ruleset).locales, table.ruleset)
     token = _bearer()
     if token is not None and not token.startswith("org_"):
         if table is None:

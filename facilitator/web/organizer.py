@@ -143,7 +143,9 @@ def status(event_id):
         result = services.events.event_standings(s, event_id, tables)
     return jsonify({"tables": [{"id": t.table.id, "name": t.table.name, "moves": t.moves,
                                 "seconds_since_last_move": t.seconds_since_last_move, "stalled": t.stalled,
-                                "round": t.standing["round"] if t.standing else None,
+                                "round": t.standing.get("round") if t.standing else None,
+                                "season": t.standing.get("season") if t.standing else None,
+                                "turn": t.standing.get("turn") if t.standing else None,
                                 "finished": t.standing["finished"] if t.standing else False,
                                 "needs_checking": t.broken}
                                for t in tables],

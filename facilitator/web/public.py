@@ -42,10 +42,20 @@ def projector_data(s, ev):
         "individuals": [] if revealed else result["individuals"][:10],
         "announcement": revealed,
         "left_out": result["left_out"],
-        "tables": [{"name": t.table.name, "round": t.standing["round"] if t.standing else None,
-                    "finished": t.standing["finished"] if t.standing else False}
-                   for t in tables],
+        "tables": [{"name": t.table.name, **_progress(t.standing)} for t in tables],
     }
+
+
+def _progress(standing):
+    """Where a table's game stands, for the projector's progress line: «16/25» its round, Alter
+    Ego its season and turn, New Angeles its round slot."""
+    if not standing:
+        return {"round": None, "finished": False}
+    out = {"round": standing.get("round"), "finished": standing["finished"]}
+    for key in ("season", "turn"):
+        if key in standing:
+            out[key] = standing[key]
+    return out
 
 
 @bp.get("/e/<int:event_id>")

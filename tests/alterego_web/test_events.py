@@ -82,8 +82,6 @@ def test_the_ranking_and_projector_partials_render_the_events_standings(app, hos
     assert "Table 1: season 1" in " ".join(html.split()) and "ranked by influence" in html
 
 
-@pytest.mark.xfail(reason="organizer.status and public.projector_data read t.standing['round'], which an Alter Ego "
-                          "standing has not (KeyError): a change in shared files, see the report", strict=False)
 def test_status_json_projector_and_standings_json_rank_by_influence(app, host, anon_client, event):
     event_id, _a, _b = event
     status = host.get(f"/organizer/events/{event_id}/status.json")

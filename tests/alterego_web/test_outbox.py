@@ -7,9 +7,6 @@ import pytest
 from .helpers import game_of, turn
 
 
-@pytest.mark.xfail(reason="api.state puts Game.legal_moves() into JSON as it is; an Alter Ego game's legal moves "
-                          "carry refusals as exceptions (TypeError: not JSON serializable): a change in "
-                          "facilitator/web/api.py, see the report", strict=False)
 def test_a_queued_alter_ego_move_is_recorded_and_narrated(app, host, table):
     body = {"flash": True, "moves": [
         {"after": 0, "move": {"type": "draw", "player": "Aino"}, "client_id": "ae-1"},
