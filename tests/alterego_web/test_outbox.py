@@ -2,7 +2,6 @@
 batch endpoint, named by the record's field names; an Alter Ego table's moves go the same way,
 and the next screen says what they changed, in this game's words."""
 
-import pytest
 
 from .helpers import game_of, turn
 
