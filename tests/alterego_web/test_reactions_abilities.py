@@ -4,7 +4,7 @@ Kalle's ability; the choices the rules queue (a hobby to discard, a break-up's m
 
 import re
 
-from .helpers import Page, forms_with, game_of, get, give, play, record, submit, turn
+from .helpers import Page, forms_with, game_of, get, give, record, submit, turn
 from .test_moves import card_page, drawn, option, refused_reasons
 
 

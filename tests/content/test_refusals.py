@@ -49,7 +49,7 @@ REFUSALS = [
      ["Карты!W2: спецвозможность бывает только у красных карт, а это зелёная карта"]),
     # unknown skill, era or colour
     ("unknown skill column", [("Карты", "F1", "Условия: харизма")],
-     [f"Карты: нет столбца «Условия: здоровье»",
+     ["Карты: нет столбца «Условия: здоровье»",
       f"Карты!F1: неизвестное умение «харизма» в столбце «Условия: харизма»; умения: {SKILLS_RU}"]),
     ("unknown era", [("Карты", "B2", "Школа")],
      ["Карты!B2: неизвестная эпоха «Школа»; эпохи: Лицей, Универ, Взрослая жизнь"]),
@@ -180,8 +180,8 @@ JSON_REFUSALS = [
     ("special on a green card", _set(["cards", 0, "special"], {"text": "особое"}),
      ["карта L-G-01, спецвозможность: спецвозможность бывает только у красных карт, а это зелёная карта"]),
     ("unknown skill", _set(["cards", 0, "conditions"], {"charisma": 2}),
-     [f"карта L-G-01, условия: charisma: нет такого умения: 'charisma'; умения: "
-      f"health, intellect, creativity, communication, energy"]),
+     ["карта L-G-01, условия: charisma: нет такого умения: 'charisma'; умения: "
+      "health, intellect, creativity, communication, energy"]),
     ("unknown era", _set(["cards", 0, "era"], "school"),
      ["карта L-G-01, эпоха: нет такой эпохи: 'school'; эпохи: lyceum, university, adult"]),
     ("unknown colour", _set(["cards", 0, "color"], "blue"),

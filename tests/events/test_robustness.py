@@ -450,7 +450,7 @@ def test_ids_beyond_the_databases_integer_range_are_404_on_every_page(app, clien
     big = 2 ** 31
     each_case([(url, method, url) for method, url in [
         ("GET", f"/table/{big}"), ("GET", f"/table/{big}/draw?color=green"), ("GET", f"/table/{big}/final"),
-        ("GET", f"/table/{big}/protocol.xlsx"), ("GET", f"/table/99999999999/record.json"),
+        ("GET", f"/table/{big}/protocol.xlsx"), ("GET", "/table/99999999999/record.json"),
         ("POST", f"/table/{big}/undo"), ("POST", f"/table/{big}/move/pass"),
         ("GET", f"/organizer/events/{big}"), ("GET", f"/organizer/events/{big}/status.json"),
         ("GET", f"/organizer/events/{event_id}/tables/{big}/repair"),

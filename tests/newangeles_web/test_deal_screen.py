@@ -26,7 +26,7 @@ def verdict(page):
 
 
 def row_state(page, name):
-    chunk = page.html.split(f'<li class="na-row ')
+    chunk = page.html.split('<li class="na-row ')
     for c in chunk[1:]:
         if f'data-player="{name}"' in c.split(">", 1)[0]:
             return c.split('"', 1)[0]
