@@ -137,7 +137,9 @@ def app(db_url, tmp_path, monkeypatch):
                       # tests look at the projector right after a move
                       "PROJECTOR_FRESH_SECONDS": 0,
                       # and download a protocol as soon as they ask (not its progress page)
-                      "PROTOCOL_WAIT_SECONDS": 120})
+                      "PROTOCOL_WAIT_SECONDS": 120,
+                      # sheets other than the protocol are laid out in the test's own process
+                      "PRINT_INLINE": True})
     yield app
     dispose_all()
 

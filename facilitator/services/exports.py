@@ -131,6 +131,21 @@ def protocol_pdf(session, loaded, event_name, event_date=None, locale=None):
     return data
 
 
+def _call(module, name, args, kwargs):
+    """In the worker process: ``module.name(*args, **kwargs)``."""
+    from importlib import import_module
+    return getattr(import_module(module), name)(*args, **kwargs)
+
+
+def in_worker(module, name, *args, timeout=120, inline=False, **kwargs):
+    """Run a printing function (plain arguments in, bytes out) in the worker process, so its
+    layout never holds the server's interpreter lock while tablets are recording moves
+    (``inline``: here, in this thread, as a test that looks inside it asks)."""
+    if inline:
+        return _call(module, name, args, kwargs)
+    return _executor().submit(_call, module, name, args, kwargs).result(timeout=timeout)
+
+
 def shutdown():
     global _pool
     with _pool_lock:

@@ -60,3 +60,19 @@ def test_a_protocol_still_being_made_shows_its_progress_and_is_asked_for_again(h
     host.get(f"/table/{table}/protocol.pdf")
     assert worker.submitted == 1  # asked again while it is being made: not started twice
     assert load(host.application, table).game is not None
+
+
+def test_a_sheet_laid_out_in_the_worker_process_is_the_same_pdf():
+    """The access sheet of 60 tables is laid out in the worker process (never stalling the
+    tablets' moves) and reads back as the one laid out here."""
+    from pypdf import PdfReader
+    import io
+    cards = [{"name": f"Стол {i}", "host": "", "pin": f"{i:06d}", "url": f"http://10.0.0.2:8000/t/token{i}"}
+             for i in range(1, 61)]
+    args = ("facilitator.reports.access", "access_sheet_pdf", "Кубок", "2026-11-29", cards, "http://10.0.0.2:8000/pin")
+
+    def text(pdf):
+        return "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+    there = services.exports.in_worker(*args, locale="ru")
+    here = services.exports.in_worker(*args, locale="ru", inline=True)
+    assert text(there) == text(here) and "Стол 60" in text(there) and "000060" in text(there)
