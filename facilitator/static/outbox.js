@@ -261,8 +261,12 @@
   window.addEventListener("offline", function () { online(false); });
   window.addEventListener("storage", function (ev) {
     if (ev.key !== KEY) return;
-    // another tab sent the last waiting moves: this screen is behind them, the server draws it again
-    if (ev.oldValue && !ev.newValue && !sending) { location.replace(body.dataset.turnUrl || location.href); return; }
+    // another tab sent the last waiting moves this screen showed: it is behind them, the server
+    // draws it again (a page that never showed them, say one the Back button brings, stays)
+    if (ev.oldValue && !ev.newValue && !sending && body.classList.contains("offline-entry")) {
+      location.replace(body.dataset.turnUrl || location.href);
+      return;
+    }
     render();
   });
   render();
