@@ -23,11 +23,8 @@ starts it again on the same port and database.
 
 import json
 import os
-import re
 import subprocess
 import sys
-import time
-from pathlib import Path
 
 import pytest
 
@@ -708,3 +705,210 @@ def test_a_refused_queued_move_stops_the_sending_with_its_reason_and_the_host_fi
     wait_for_turn(page, server, table, 2)
     assert [r[2] for r in log_of(engine, table)] == [pass_move("Аня"), pass_move("Борис")]
     assert page.locator("h2.mover").inner_text() == "Turn of Вика" and queued(page) == []
+
+
+# ===== 6. two tabs, one outbox ==========================================================================
+def test_two_tabs_of_one_tablet_share_one_outbox_and_every_move_is_recorded_once(context, server, engine,
+                                                                                event_id):
+    table = new_table(engine, event_id, "Две вкладки")
+    first, second = context.new_page(), context.new_page()
+    for tab in (first, second):
+        tab.goto(turn_url(server, table))
+    context.set_offline(True)
+    pass_for(first, "Аня")
+    wait_queued(second, 1)  # the other tab shows the same outbox
+    pass_for(second, "Борис")
+    wait_queued(first, 2)
+    pass_for(first, "Вика", pause=True)
+    wait_queued(second, 3)
+    adjust_for(second, "Аня", 100, "поправка со второй вкладки")
+    for tab in (first, second):
+        expect_waiting(tab, 4, "No connection: 4 moves are waiting to be sent")
+    waiting = queued(first)
+    entered = [pass_move("Аня"), pass_move("Борис"), pass_move("Вика"),
+               {"type": "adjust", "player": "Аня", "xp": 100, "reason": "поправка со второй вкладки"}]
+    assert [(e["after"], e["move"]) for e in waiting] == list(zip(range(4), entered))
+    assert len({e["client_id"] for e in waiting}) == 4
+
+    context.set_offline(False)  # both tabs are online at the same moment
+    for tab in (first, second):
+        wait_for_turn(tab, server, table, 4)
+    log = log_of(engine, table)
+    assert [(r[0], r[1], r[2]) for r in log] == [(i + 1, "move", m) for i, m in enumerate(entered)]
+    assert [r[4] for r in log] == [e["client_id"] for e in waiting]
+    for tab in (first, second):
+        assert tab.locator("#outbox").is_hidden() and queued(tab) == []
+        assert screen_standing(tab)["Аня"][0] == 100
+    # the next move, tapped in either tab, follows the last one recorded
+    pass_for(second, "Аня")
+    wait_for_turn(second, server, table, 5)
+    assert log_of(engine, table)[-1][:3] == (5, "move", pass_move("Аня"))
+
+
+# ===== 7. the downloaded waiting moves, recorded through the organizer's dashboard ======================
+def test_the_downloaded_waiting_moves_are_recorded_through_the_organizers_dashboard(
+        context, tablet, browser, signed_in, server, engine, event_id, tmp_path):
+    table = new_table(engine, event_id, "Файл ходов")
+    page = tablet
+    page.goto(turn_url(server, table))
+    context.set_offline(True)
+    pass_for(page, "Аня")
+    wait_queued(page, 1)
+    pass_for(page, "Борис", pause=True)
+    expect_waiting(page, 2, "No connection: 2 moves are waiting to be sent")
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download the waiting moves").click()
+    path = tmp_path / download.value.suggested_filename
+    download.value.save_as(path)
+    assert path.name == f"unsent-moves-table-{table}.json"
+    data = json.loads(path.read_text("utf-8"))
+    waiting = queued(page)
+    assert data["format"] == "facilitator-outbox/1" and data["table"] == table
+    assert data["table_name"] == "Файл ходов"
+    assert data["moves"] == [{"after": e["after"], "move": e["move"], "client_id": e["client_id"]} for e in waiting]
+    assert [m["move"] for m in data["moves"]] == [pass_move("Аня"), pass_move("Борис")]
+
+    # the organizer records the file on the event's dashboard (the tablet is still offline)
+    organizer = browser.new_context(storage_state=signed_in, viewport={"width": 1024, "height": 768})
+    organizer.set_default_timeout(5_000)
+    try:
+        desk = organizer.new_page()
+        desk.goto(f"{server.base}/organizer/events/{event_id}")
+        # the table's row on the dashboard: its «⋯» leads to what the organizer can do with it
+        more = desk.locator(f"tr[data-table='{table}'] td:last-child").locator("a, summary").filter(has_text="⋯")
+        if more.evaluate("el => el.tagName") == "A":
+            tap(desk, more)
+        else:
+            more.click()
+        form = desk.locator(f"form[action='/organizer/events/{event_id}/tables/{table}/outbox']")
+        form.locator("input[name=outbox]").set_input_files(str(path))
+        tap(desk, form.locator("button[type=submit]"))
+        assert desk.url == f"{server.base}/organizer/events/{event_id}"
+        assert flashes(desk, "ok") == ["Waiting moves of «Файл ходов»: 2 recorded, 0 were already there."]
+        assert flashes(desk, "error") == []
+    finally:
+        organizer.close()
+    log = log_of(engine, table)
+    assert [(r[0], r[2], r[4]) for r in log] == [(1, pass_move("Аня"), waiting[0]["client_id"]),
+                                                 (2, pass_move("Борис"), waiting[1]["client_id"])]
+
+    # the tablet back online: its moves are found recorded, not recorded again
+    context.set_offline(False)
+    wait_for_turn(page, server, table, 2)
+    assert log_of(engine, table) == log and queued(page) == []
+    assert page.locator("h2.mover").inner_text() == "Turn of Вика"
+
+
+# ===== 8. tap targets, no sideways scroll, the «Last move» line whole ===================================
+#: what a finger taps: links, buttons, fields, choices, folds, and a checkbox by its label
+SCREEN_PROBLEMS = """() => {
+  const problems = [];
+  const doc = document.documentElement;
+  if (doc.scrollWidth > doc.clientWidth)
+    problems.push(`scrolls sideways: ${doc.scrollWidth} > ${doc.clientWidth}`);
+  const seen = new Set();
+  const controls = document.querySelectorAll(
+    "a, button, input:not([type=hidden]), select, textarea, summary, label");
+  for (const el of controls) {
+    let box = el;
+    if (el.matches("label")) { if (!el.querySelector("input[type=checkbox]")) continue; }
+    else if (el.matches("input[type=checkbox]")) box = el.closest("label") || el;
+    if (seen.has(box)) continue;
+    seen.add(box);
+    const style = getComputedStyle(box);
+    if (style.visibility === "hidden" || style.display === "none") continue;
+    const r = box.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    if (r.width < 44 || r.height < 44) {
+      const label = (box.innerText || box.value || box.name || box.getAttribute("aria-label") || "").trim();
+      problems.push(`${box.tagName.toLowerCase()}${box.className ? "." + box.className.split(" ").join(".") : ""}` +
+                    ` «${label.slice(0, 40)}» ${Math.round(r.width)}×${Math.round(r.height)}`);
+    }
+  }
+  for (const last of document.querySelectorAll(".last")) {
+    if (last.scrollWidth > last.clientWidth)
+      problems.push(`the «Last move» line is cut: ${last.scrollWidth} > ${last.clientWidth}`);
+  }
+  return problems;
+}"""
+
+
+def screen_problems(page, name, shots):
+    """Every problem of the screen at both tablet sizes (a screenshot of each)."""
+    found = []
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.screenshot(path=str(shots / f"{name}-{width}x{height}.png"), full_page=True)
+        found += [f"{name} at {width}×{height}: {p}" for p in page.evaluate(SCREEN_PROBLEMS)]
+    page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
+    return found
+
+
+def test_every_control_is_a_fingers_size_nothing_scrolls_sideways_and_the_last_move_line_is_whole(
+        context, tablet, server, engine, event_id, tmp_path):
+    page = tablet
+    problems = []
+
+    # the turn screen after a red card with its redistribution (a long «Last move» line), and the
+    # red card's draw page with the redistribution shown open
+    table = new_table(engine, event_id, "Стол у большого окна в дальнем конце зала", [
+        Move("adjust", player="Аня", sp={"creativity": 3}, reason="к красной карте")])
+    red = f"{server.base}/table/{table}/draw?color=red&after=1&player=Аня&card=L-R-02"
+    page.goto(red)
+    assert page.locator("form.decision .redistribute.open input[name=redistribute-intellect]").is_visible()
+    problems += screen_problems(page, "draw-red", tmp_path)
+    form = page.locator("form.decision")
+    form.locator("label.stepper:has(input[name=redistribute-health]) button.dec").click()
+    form.locator("label.stepper:has(input[name=redistribute-communication]) button.inc").click()
+    form.locator("button[value=play]").click()
+    wait_for_turn(page, server, table, 2)
+    assert page.locator(".last").is_visible()
+    problems += screen_problems(page, "turn", tmp_path)
+    allocate = page.locator("form.allocate")
+    if allocate.count():  # Аня rose a level: her free SP first, by the + buttons
+        total = int(allocate.locator(".skill-inputs").get_attribute("data-total"))
+        for _ in range(total):
+            allocate.locator("label.stepper:has(input[name=sp-health]) button.inc").click()
+        allocate.locator("button[type=submit]").click()
+        wait_for_turn(page, server, table, 3)
+        problems += screen_problems(page, "turn-after-allocation", tmp_path)
+    for fold in ("details.rest", "details.pass-confirm", ".secondary details:has(form[data-move=adjust])"):
+        page.locator(f"{fold} > summary").click()
+        problems += screen_problems(page, f"turn-{fold.split('.')[1].split(' ')[0].split(':')[0]}-open", tmp_path)
+        page.locator(f"{fold} > summary").click()
+    # the moved-on page: the red card's page opened again
+    assert page.goto(red).status == 409
+    problems += screen_problems(page, "moved-on", tmp_path)
+
+    # the turn screen while moves wait (the outbox, the player choices)
+    page.goto(turn_url(server, table))
+    context.set_offline(True)
+    pass_for(page, "Борис")
+    wait_queued(page, 1)
+    problems += screen_problems(page, "turn-waiting", tmp_path)
+    page.get_by_role("button", name="Delete the last waiting move").click()
+    context.set_offline(False)
+
+    # the setup screen of a new table
+    with db(engine) as s:
+        fresh = services.events.add_table(s, services.events.get_event(s, event_id), "Новый стол").id
+    page.goto(f"{server.base}/table/{fresh}/setup")
+    assert page.locator("form.setup").is_visible()
+    problems += screen_problems(page, "setup", tmp_path)
+
+    # the finish confirmation and the final screen
+    done = new_table(engine, event_id, "Финал")
+    pass_until(engine, done, lambda g: g.next()["expects"] == "finish")
+    after = log_of(engine, done)[-1][0]
+    page.goto(f"{server.base}/table/{done}/finish?after={after}")
+    assert page.locator("form[data-move=finish]").is_visible()
+    problems += screen_problems(page, "finish", tmp_path)
+    page.locator("form[data-move=finish] button[type=submit]").click()
+    page.wait_for_url(f"{server.base}/table/{done}/final", timeout=SYNC_MS)
+    problems += screen_problems(page, "final", tmp_path)
+
+    # an error page
+    assert page.goto(f"{server.base}/table/{table}/no-such-screen").status == 404
+    problems += screen_problems(page, "error-404", tmp_path)
+
+    assert not problems, "\n".join(problems)
