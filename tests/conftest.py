@@ -113,6 +113,21 @@ def _empty_postgres():
     return engine
 
 
+@pytest.fixture(autouse=True)
+def _language_left_as_found():
+    """Every test starts in the app's default language and leaves it so: a test that switches
+    the language of its thread without restoring it fails here, naming itself, instead of
+    turning later tests' expected Russian into English."""
+    from facilitator import i18n
+    before = i18n.get_locale()
+    yield
+    after = i18n.get_locale()
+    if after != before:
+        token = i18n.set_locale(before)
+        del token
+        pytest.fail(f"the test left the language {after!r} (it found {before!r})")
+
+
 @pytest.fixture(params=BACKENDS)
 def db_url(request, tmp_path, tmp_path_factory):
     """A fresh database with the schema and nothing stored: a copy of a migrated SQLite file,

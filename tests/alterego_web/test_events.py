@@ -65,9 +65,8 @@ def test_the_access_sheet_is_made_for_an_alter_ego_event(app, host, event):
 
 def test_the_ranking_and_projector_partials_render_the_events_standings(app, host, event):
     event_id, _a, _b = event
-    with app.test_request_context("/?lang=en"):
-        from facilitator import i18n
-        i18n.set_locale("en")
+    from facilitator import i18n
+    with app.test_request_context("/?lang=en"), i18n.use_locale("en"):
         with session_scope(engine(app)) as s:
             tables = services.events.progress(s, event_id)
             result = services.events.event_standings(s, event_id, tables)
