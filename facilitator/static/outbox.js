@@ -225,6 +225,12 @@
     else enqueue({move: moveOf(form, ev.submitter), after: after});
     setTimeout(function () { delete form.dataset.sent; }, 1500);
   }, true);
+  // a form changed since it was sent (the next player chosen while moves wait) is a new move,
+  // not a second tap of the same one
+  document.addEventListener("change", function (ev) {
+    var form = ev.target.form;
+    if (form && form.dataset.sent) delete form.dataset.sent;
+  }, true);
 
   document.addEventListener("click", function (ev) {
     var btn = ev.target.closest("[data-outbox]");
