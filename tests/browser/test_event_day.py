@@ -32,7 +32,13 @@ from facilitator import services
 from facilitator.rules import Move, read_record, replay, table_standing
 from tests.web.helpers import THREE
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS, ORGANIZER_PASSWORD, _free_port, _wait_until_listening
+from .conftest import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    ORGANIZER_PASSWORD,
+    _free_port,
+    _wait_until_listening,
+)
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(),
@@ -77,6 +83,16 @@ class Server:
             self.proc.kill()
             self.proc.wait(timeout=10)
         self.proc = None
+
+
+@pytest.fixture(autouse=True)
+def stacks_of_a_hung_test():
+    """A test still running after 2 minutes prints every thread's stack (a tablet waiting forever
+    for something is then seen, not only the job's timeout)."""
+    import faulthandler
+    faulthandler.dump_traceback_later(120, exit=False)
+    yield
+    faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture(scope="module")
@@ -135,11 +151,13 @@ def signed_in(browser, server):
     with page.expect_navigation():
         page.locator("form button[type=submit]").first.click()
     assert "/login" not in page.url, page.inner_text("body")[:1000]
-    # a language is kept in the session cookie, which every answer sends again: the switch is
-    # made once nothing of the page before is still loading, and checked on a page opened after it
-    page.wait_for_load_state("networkidle")
-    page.goto(f"{server.base}/?lang=en", wait_until="networkidle")
-    page.goto(f"{server.base}/", wait_until="networkidle")
+    # the language is kept in the session cookie, which every answer sends again: an answer to the
+    # page before (its icon, say) may come after the switch and undo it; checked on the next page
+    for _ in range(3):
+        page.goto(f"{server.base}/?lang=en")
+        page.goto(f"{server.base}/")
+        if page.locator("html").get_attribute("lang") == "en":
+            break
     assert page.locator("html").get_attribute("lang") == "en"
     state = context.storage_state()
     context.close()
@@ -252,9 +270,19 @@ def wait_for_turn(page, server, table_id, seq):
     try:
         page.wait_for_url(turn_url(server, table_id), timeout=SYNC_MS)
         page.locator(f"section.actions[data-seq='{seq}']").wait_for(timeout=SYNC_MS)
-    except Exception as err:  # noqa: BLE001 - said with what the tablet shows
+    except Exception as err:  # said with what the tablet shows
         raise AssertionError(f"not back on the turn screen of move #{seq}: {page.url}, waiting: "
                              f"{outbox_lines(page)}, stored: {queued(page)}") from err
+
+
+def shows_soon(locator, ms=3_000):
+    """Whether ``locator`` shows within ``ms`` (a page that the tablet draws again by itself)."""
+    from playwright.sync_api import TimeoutError as Timeout
+    try:
+        locator.wait_for(timeout=ms)
+    except Timeout:
+        return False
+    return True
 
 
 def flashes(page, category):
@@ -281,7 +309,7 @@ def wait_queued(page, n):
     """``n`` moves wait, as the outbox lists them."""
     try:
         page.wait_for_function("n => document.querySelectorAll('#outbox li').length === n", arg=n, timeout=SYNC_MS)
-    except Exception as err:  # noqa: BLE001 - said with what the tablet shows
+    except Exception as err:  # said with what the tablet shows
         raise AssertionError(f"not {n} moves waiting: {outbox_lines(page)}") from err
 
 
@@ -359,10 +387,7 @@ def test_the_back_button_after_a_played_card_says_what_happened_and_offers_only_
 
     def says_what_happened():
         moved_on = page.locator("section.moved-on")
-        try:  # a screen shown from the browser's cache is drawn again by the server
-            moved_on.wait_for(timeout=3_000)
-        except Exception:  # noqa: BLE001 - said below, with what the page shows
-            pass
+        shows_soon(moved_on)  # a screen shown from the browser's cache is drawn again by the server
         how = page.evaluate("(() => { const n = performance.getEntriesByType('navigation')[0]; "
                             "return [n.type, n.transferSize, window.__persisted]; })()")
         assert moved_on.count() == 1, f"{page.url} is not the moved-on page ({how}): {page.inner_text('main')[:300]}"
@@ -487,6 +512,21 @@ def test_undo_asks_first_and_a_no_changes_nothing(tablet, server, engine, event_
     after = log_of(engine, table)
     assert after[:2] == log and after[2][:2] == (3, "undo") and after[2][3] == 2
     assert page.locator("h2.mover").inner_text() == "Turn of Борис"
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "web/api.py post_batch flashes only the narration of recorded moves (r['result'] is None for an undo), "
+    "so an undo sent by the outbox (every undo tapped with JavaScript on) reloads the screen without "
+    "«Move #2 (pass) was undone», which the form's own view (host.undo) says"))
+def test_an_undo_tapped_on_the_tablet_says_which_move_was_undone(tablet, server, engine, event_id):
+    table = new_table(engine, event_id, "Что отменено", [Move("pass", player="Аня"), Move("pass", player="Борис")])
+    page = tablet
+    page.goto(turn_url(server, table))
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Undo the last move").click()
+    wait_for_turn(page, server, table, 3)
+    assert log_of(engine, table)[-1][1] == "undo"
+    assert any(line.startswith("Move #2 (pass) was undone") for line in flashes(page, "ok")), flashes(page, "ok")
 
 
 # ===== 3. the deferred card prompt ===============================================================
@@ -614,13 +654,34 @@ def test_moves_tapped_while_the_server_is_stopped_are_recorded_once_in_order_whe
     page = tablet
     page.goto(f"{turn_url(server, table)}?lang=ru")
     assert page.locator("h2.mover").inner_text() == "Ходит Борис"
+    # once the server is back, its first answer is lost on the way back (the Wi-Fi drops again):
+    # the moves are recorded, the tablet does not know it and sends them again
+    lost = []
+
+    def lose_the_first_answer(route):
+        if lost:
+            route.continue_()
+            return
+        from playwright.sync_api import Error as NoAnswer
+        try:
+            answer = route.fetch()
+        except NoAnswer:  # the server is stopped
+            route.abort("connectionrefused")
+            return
+        lost.append(answer.status)
+        route.abort("connectionreset")
+    batch = f"**/api/v1/tables/{table}/moves/batch"
+    page.route(batch, lose_the_first_answer)
+
     server.stop()
     try:
         pass_for(page, "Борис")
         wait_queued(page, 1)
         pass_for(page, "Вика")
         expect_waiting(page, 2, "Нет связи: 2 хода ждут отправки")
-        assert outbox_lines(page) == ["Борис: pass · не проверено", "Вика: pass · не проверено"]
+        lines = outbox_lines(page)  # (the move's name: test_the_waiting_moves_are_named_in_the_screens_language)
+        assert len(lines) == 2 and lines[0].startswith("Борис: ") and lines[1].startswith("Вика: ")
+        assert all(line.endswith(" · не проверено") for line in lines), lines
         pass_for(page, "Аня")
         expect_waiting(page, 3, "Нет связи: 3 хода ждут отправки")
         entered = [pass_move("Борис"), pass_move("Вика"), pass_move("Аня")]
@@ -632,19 +693,6 @@ def test_moves_tapped_while_the_server_is_stopped_are_recorded_once_in_order_whe
         server.start()
     assert [r[0] for r in log_of(engine, table)] == [1]
 
-    # the first answer of the server is lost on the way back (the Wi-Fi drops again): the moves
-    # are recorded, the tablet does not know it and sends them again
-    lost = []
-
-    def lose_the_answer(route):
-        if lost:
-            route.continue_()
-            return
-        answer = route.fetch()
-        lost.append(answer.status)
-        route.abort("connectionreset")
-    batch = f"**/api/v1/tables/{table}/moves/batch"
-    page.route(batch, lose_the_answer)
     # the host taps «Send again» (else the tablet tries again by itself within 10 s); the lost
     # answer is retried by itself
     page.locator("#outbox button[data-outbox=retry]").click()
@@ -656,6 +704,22 @@ def test_moves_tapped_while_the_server_is_stopped_are_recorded_once_in_order_whe
     assert [r[4] for r in log[1:]] == [e["client_id"] for e in waiting]
     assert page.locator("h2.mover").inner_text() == "Ходит Борис" and queued(page) == []
     assert screen_standing(page) == replayed_standing(api_record(page, server, engine, table))
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "templates/base.html's outbox-words give no names of the moves, so outbox.js label() shows the "
+    "record's type: a Russian screen lists «Аня: pass · не проверено»"))
+def test_the_waiting_moves_are_named_in_the_screens_language(context, tablet, server, engine, event_id):
+    from facilitator.i18n import gettext, use_locale
+    table = new_table(engine, event_id, "Язык")
+    page = tablet
+    page.goto(f"{turn_url(server, table)}?lang=ru")
+    context.set_offline(True)
+    pass_for(page, "Аня")
+    expect_waiting(page, 1, "Нет связи: 1 ход ждёт отправки")
+    with use_locale("ru"):
+        name = gettext("pass")
+    assert outbox_lines(page) == [f"Аня: {name} · не проверено"]
 
 
 # ===== 5. a refused queued move stops the sending with its reason =======================================
