@@ -153,6 +153,9 @@ def app(db_url, tmp_path, monkeypatch):
                       "PROJECTOR_FRESH_SECONDS": 0,
                       # and download a protocol as soon as they ask (not its progress page)
                       "PROTOCOL_WAIT_SECONDS": 120,
+                      # finished games' protocols are made when asked for, not in the background
+                      # (tests/web/test_protocol_download.py turns this on)
+                      "PREPARE_PROTOCOLS": False,
                       # sheets other than the protocol are laid out in the test's own process
                       "PRINT_INLINE": True})
     yield app

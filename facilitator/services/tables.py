@@ -512,8 +512,8 @@ def record_move(session, table_id, move, after, author=None, client_id=None):
 def record_batch(session, table_id, items, author=None):
     """Moves queued by a tablet while it was offline, in order: ``[{"after", "move", "client_id"}]``
     (moves already read by the engine's ``read_move``). Records the longest run that is valid
-    and returns ``(recorded, refused)``: ``recorded`` one ``{"client_id", "seq", "already"}`` per
-    move taken (already recorded ones included), ``refused`` None or ``{"index", "client_id",
+    and returns ``(recorded, refused)``: ``recorded`` one ``{"client_id", "seq", "already", "result",
+    "undone"}`` per move taken (already recorded ones included; ``undone`` the row an undo took back), ``refused`` None or ``{"index", "client_id",
     "error"}`` for the first move refused; nothing after it is looked at."""
     recorded = []
     for index, item in enumerate(items):
@@ -521,18 +521,21 @@ def record_batch(session, table_id, items, author=None):
         try:
             with session.begin_nested():
                 if item.get("undo"):
-                    undo(session, table_id, item["after"], author=author)
+                    undone = undo(session, table_id, item["after"], author=author)
                     seq, result = item["after"] + 1, None
                 else:
+                    undone = None
                     loaded, result = record_move(session, table_id, item["move"], item["after"], author=author,
                                                  client_id=client_id)
                     seq = loaded.seq
-            recorded.append({"client_id": client_id, "seq": seq, "already": False, "result": result})
+            recorded.append({"client_id": client_id, "seq": seq, "already": False, "result": result,
+                             "undone": undone})
         except StaleMove as err:
             if item.get("undo") and _undo_at(session, table_id, item["after"] + 1):
                 err = StaleMove(err.expected, err.actual, True, item["after"] + 1)
             if err.already:
-                recorded.append({"client_id": client_id, "seq": err.recorded_seq, "already": True, "result": None})
+                recorded.append({"client_id": client_id, "seq": err.recorded_seq, "already": True, "result": None,
+                                 "undone": None})
                 continue
             return recorded, {"index": index, "client_id": client_id, "error": err}
         except (RulesError, TableBroken, FinishedTable, LookupError) as err:

@@ -72,7 +72,9 @@
 
   function label(move) {
     if (move.undo) return W.undo || "undo";
-    return (move.player ? move.player + ": " : "") + move.type + (move.card && typeof move.card === "string" ? " " + move.card : "");
+    var names = W.moves || {};  // the moves' names in the screen's language (base.html)
+    var name = names[move.type + ":" + move.decision] || names[move.type] || move.type;
+    return (move.player ? move.player + ": " : "") + name + (move.card && typeof move.card === "string" ? " " + move.card : "");
   }
 
   // ----- queueing and sending ------------------------------------------------------------------

@@ -96,12 +96,14 @@ def create_app(test_config=None):
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=timedelta(days=7),
+        SESSION_REFRESH_EACH_REQUEST=False,  # see _headers: the cookie changes only with the session
         # generated files go under the working directory, never inside an installed package
         EXPORTS_DIR=os.environ.get("FACILITATOR_EXPORTS") or str(Path.cwd() / "exports"),
         MAX_CONTENT_LENGTH=16 * 1024 * 1024,
         MAX_BACKUP_LENGTH=64 * 1024 * 1024,  # an event backup the app wrote itself always fits
         PROJECTOR_FRESH_SECONDS=1.0,  # projectors' standings are recomputed at most this often
         PROTOCOL_WAIT_SECONDS=2.0,  # a protocol PDF still being made after this shows its progress
+        PREPARE_PROTOCOLS=True,  # a finished game's protocol PDF is made at once, in the background
         PUBLIC_URL=os.environ.get("FACILITATOR_PUBLIC_URL") or None,  # what printed sheets and QR codes link to
     )
     if test_config:
@@ -158,7 +160,9 @@ def create_app(test_config=None):
 
     @app.context_processor
     def _languages():
-        return {"page_locales": g.get("page_locales", i18n.LOCALES), "page_game": g.get("page_game", "16/25")}
+        from .games import LYCEUM, move_names
+        return {"page_locales": g.get("page_locales", i18n.LOCALES), "page_game": g.get("page_game", "16/25"),
+                "outbox_move_names": lambda: move_names(g.get("page_ruleset", LYCEUM))}
 
     @app.teardown_request
     def _end_request(_exc=None):
@@ -169,8 +173,10 @@ def create_app(test_config=None):
 
     @app.after_request
     def _headers(response):
-        if session:  # a browser that holds something (a language, a table, a form token) keeps it a week
-            session.permanent = True
+        if session and not session.permanent:  # a browser that holds something (a language, a table,
+            session.permanent = True  # a form token) keeps it a week; set once, so the cookie is sent
+            # only when the session changes: an answer to a request made before a language switch
+            # never carries the old language back
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
         response.headers.setdefault("X-Frame-Options", "DENY")
@@ -208,6 +214,7 @@ def use_locales(locales, ruleset=None):
     g.page_locales = tuple(locales)
     if ruleset:
         g.page_game = game_name(ruleset)
+        g.page_ruleset = ruleset
     wanted = session.get("lang")
     i18n.set_locale(wanted if wanted in locales else locales[0])
 

@@ -48,6 +48,9 @@ bp = Blueprint("alterego", __name__, url_prefix="/ae")
 games.register(games.GameScreens(RULESET, turn="alterego.turn", setup="alterego.setup", final="alterego.final"))
 if hasattr(games, "NARRATORS"):  # what a move queued by the tablet's outbox changed, in this game's words
     games.NARRATORS[RULESET] = lambda loaded, result: words.result_lines(result, loaded.pack)
+    games.MOVE_NAMES[RULESET] = lambda: {kind: words.move_name(kind) for kind in MOVE_TYPES}
+    games.UNDONE[RULESET] = lambda loaded, row: _("Undone: {move}. It stays in the history, marked undone.",
+                                                  move=words.move_line(json.loads(row.data), loaded.pack, row.seq))
 
 
 @bp.context_processor
@@ -428,8 +431,7 @@ def undo(table_id):
     try:
         with db_session() as s:
             target = services.undo(s, table_id, form.after.data)
-            data = json.loads(target.data)
-            pack = services.load(s, table_id).pack
+            line = games.undone_line(services.load(s, table_id), target)
     except services.TableBroken:
         return _refuse(table_id, "", 409)
     except services.StaleMove as err:
@@ -439,8 +441,7 @@ def undo(table_id):
         return _refuse(table_id, _("The game is finished: only the organizer can reopen it for a correction."), 409)
     except LookupError:
         return _refuse(table_id, _("There is no move to undo"), 409)
-    flash(_("Undone: {move}. It stays in the history, marked undone.",
-            move=words.move_line(data, pack, target.seq)), "ok")
+    flash(line, "ok")
     return redirect(url_for("alterego.turn", table_id=table_id), 303)
 
 

@@ -355,6 +355,7 @@ def post_move(table_id):
             move = services.load(s, table_id).ruleset.read_move(body.get("move"), "move")
             loaded, _result = services.record_move(s, table_id, move, after, author="api", client_id=client_id)
             out = state(loaded)
+            finished = loaded.game is not None and loaded.game.finished
     except services.TableNotFound:
         return error(404, "not_found", _("There is no such table"))
     except services.StaleMove as e:
@@ -366,7 +367,17 @@ def post_move(table_id):
     except MalformedError as e:
         return error(400, "malformed", translate_error(e), path=e.path)
     out["recorded"] = {"seq": out["seq"], "move": move.to_dict()}
+    if finished:
+        _prepare_protocol(table_id)
     return jsonify(out), 201
+
+
+def _prepare_protocol(table_id):
+    """A game just finished: its protocol PDF is started in the background, as the host's own
+    finish screen does, so that it is ready when someone downloads it."""
+    from .downloads import start_protocol
+    with db_session() as s:
+        start_protocol(s, table_id)
 
 
 @bp.post("/tables/<int:table_id>/moves/batch")
@@ -412,12 +423,19 @@ def post_batch(table_id):
         recorded, stop = services.record_batch(s, table_id, items, author="api")
         loaded = services.load(s, table_id)
         out = state(loaded)
+    if any(not r["already"] for r in recorded) and loaded.game is not None and loaded.game.finished:
+        _prepare_protocol(table_id)
     if body.get("flash") is True:  # a browser's outbox: the next screen says what the moves changed
-        from .games import narrate
-        lines = [line for r in recorded if r.get("result") is not None for line in narrate(loaded, r["result"])]
+        from .games import narrate, undone_line
+        lines = []
+        for r in recorded:
+            if r.get("result") is not None:
+                lines += narrate(loaded, r["result"])
+            elif r.get("undone") is not None:
+                lines.append(undone_line(loaded, r["undone"]))
         if lines:
             flash("\n".join(lines), "ok")
-    recorded = [{k: v for k, v in r.items() if k != "result"} for r in recorded]
+    recorded = [{k: v for k, v in r.items() if k not in ("result", "undone")} for r in recorded]
     if stop is not None:
         e = stop["error"]
         code, message = "stale", str(e)

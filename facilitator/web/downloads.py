@@ -104,6 +104,8 @@ def event_download(session, event, kind):
 def start_protocol(session, table_id):
     """Start making a finished table's protocol PDF in the background (in the language of this
     screen), so that it is ready when the host or the organizer downloads it."""
+    if not current_app.config["PREPARE_PROTOCOLS"]:
+        return
     loaded = services.load(session, table_id)
     if loaded.table.ruleset in GAME_REPORTS or loaded.game is None or loaded.broken:
         return

@@ -49,6 +49,41 @@ def narrate(loaded, result):
     return fn(loaded, result) if fn else []
 
 
+#: the host's line for an undone move, by ruleset: ``fn(loaded, row) -> str`` (``row`` the move
+#: row taken back); the form's undo and an undo sent by the tablet's outbox say the same
+UNDONE = {}
+
+
+def undone_line(loaded, row):
+    """"Move #n (…) was undone" for ``row``, in the table's game's words and the current language."""
+    fn = UNDONE.get(loaded.table.ruleset)
+    if fn is not None:
+        return fn(loaded, row)
+    import json
+    from ..i18n import gettext as _
+    return _("Move #{seq} ({type}) was undone; it stays in the history, marked undone.",
+             seq=row.seq, type=_(json.loads(row.data)["type"]))
+
+
+#: the names of a game's moves for the tablet's outbox, by ruleset: ``fn() -> {type: name}``
+#: (a draw's name may be keyed ``draw:<decision>``); the outbox names a waiting move with them
+#: while offline, when the server cannot be asked
+MOVE_NAMES = {}
+
+
+def move_names(ruleset):
+    """``{move type: its name}`` in the current language, for a page of ``ruleset``'s game."""
+    fn = MOVE_NAMES.get(ruleset)
+    if fn is not None:
+        return fn()
+    from ..rules import Move
+    from ..words import move_name
+    names = {f"draw:{d}": move_name(Move("draw", player="", decision=d)) for d in ("play", "defer", "discard")}
+    for kind in ("rest", "share", "pass", "play_deferred", "allocate", "adjust", "finish"):
+        names[kind] = move_name(Move(kind, player=""))
+    return names
+
+
 def register(screens):
     SCREENS[screens.ruleset] = screens
     return screens

@@ -373,7 +373,7 @@ def undo(table_id):
     try:
         with db_session() as s:
             target = services.undo(s, table_id, form.after.data)
-            data = json.loads(target.data)
+            line = games.undone_line(services.load(s, table_id), target)
     except services.TableBroken:
         return _refuse(table_id, "", 409)
     except services.StaleMove as err:
@@ -383,8 +383,7 @@ def undo(table_id):
         return _refuse(table_id, _("The game is finished: only the organizer can reopen it for a correction."), 409)
     except LookupError:
         return _refuse(table_id, _("There is no move to undo"), 409)
-    flash(_("Move #{seq} ({type}) was undone; it stays in the history, marked undone.",
-            seq=target.seq, type=_(data["type"])), "ok")
+    flash(line, "ok")
     return redirect(url_for("host.turn", table_id=table_id), 303)
 
 

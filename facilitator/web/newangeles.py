@@ -48,8 +48,17 @@ def _narrate(loaded, result):
         return event_lines(result, loaded.pack)
 
 
+def _undone_line(_loaded, row):
+    """"Move #n (its type) was undone", in the game's words."""
+    data = json.loads(row.data)
+    return _("Move #{seq} ({type}) was undone; it stays in the history, marked undone.", seq=row.seq,
+             type=move_type_label(data.get("type", "")))
+
+
 if hasattr(games, "NARRATORS"):
     games.NARRATORS[RULESET] = _narrate
+    games.UNDONE[RULESET] = _undone_line
+    games.MOVE_NAMES[RULESET] = lambda: {kind: move_type_label(kind) for kind in MOVE_KINDS}
 
 MOVE_KINDS = ("deal", "end_round", "demand_round", "capital", "threat", "supply", "transfer", "adjust", "finish")
 #: which screen a table of another game is sent to from each of these
@@ -486,7 +495,6 @@ def undo(table_id):
     try:
         with db_session() as s:
             target = services.undo(s, table_id, form.after.data)
-            data = json.loads(target.data)
     except services.TableBroken:
         return _refuse(table_id, "", 409)
     except services.StaleMove as err:
@@ -496,8 +504,7 @@ def undo(table_id):
         return _refuse(table_id, _("The game is finished: only the organizer can reopen it for a correction."), 409)
     except LookupError:
         return _refuse(table_id, _("There is no move to undo"), 409)
-    flash(_("Move #{seq} ({type}) was undone; it stays in the history, marked undone.", seq=target.seq,
-            type=move_type_label(data.get("type", ""))), "ok")
+    flash(_undone_line(None, target), "ok")
     return redirect(url_for("newangeles.turn", table_id=table_id), 303)
 
 

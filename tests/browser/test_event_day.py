@@ -21,10 +21,6 @@ One server (and its database) serves the whole module; the outbox test with the 
 starts it again on the same port and database. Chromium runs with its back/forward cache on, as
 a tablet's Chrome does (Playwright turns it off by default), so the Back button restores a page
 as it was left, scripts and forms alive.
-
-Two bugs outside the static files are strict xfails here: an undo sent by the outbox says nothing
-of the move it undid (``web/api.py`` ``post_batch``), and the waiting moves are named by their
-record type in every language (``templates/base.html`` gives the outbox no names of the moves).
 """
 
 import json
@@ -520,10 +516,6 @@ def test_undo_asks_first_and_a_no_changes_nothing(tablet, server, engine, event_
     assert page.locator("h2.mover").inner_text() == "Turn of Борис"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "web/api.py post_batch flashes only the narration of recorded moves (r['result'] is None for an undo), "
-    "so an undo sent by the outbox (every undo tapped with JavaScript on) reloads the screen without "
-    "«Move #2 (pass) was undone», which the form's own view (host.undo) says"))
 def test_an_undo_tapped_on_the_tablet_says_which_move_was_undone(tablet, server, engine, event_id):
     table = new_table(engine, event_id, "Что отменено", [Move("pass", player="Аня"), Move("pass", player="Борис")])
     page = tablet
@@ -618,7 +610,7 @@ def test_moves_tapped_offline_wait_and_are_recorded_once_in_order_when_the_table
     page.wait_for_function("document.getElementById('connection').textContent === 'offline'")
     pass_for(page, "Аня")
     expect_waiting(page, 1, "No connection: 1 move is waiting to be sent")
-    assert outbox_lines(page) == ["Аня: pass · not checked"]
+    assert outbox_lines(page) == ["Аня: Pass · not checked"]
     # the screen stays on Аня's turn; the host goes on with the next players' moves
     choice = page.locator("form[data-move=pass] select[name=player]")
     assert choice.locator("option").all_inner_texts() == ["Аня", "Борис", "Вика"]
@@ -629,8 +621,8 @@ def test_moves_tapped_offline_wait_and_are_recorded_once_in_order_when_the_table
     pass_for(page, "Вика", double=True)  # a double tap is one move
     expect_waiting(page, 4, "No connection: 4 moves are waiting to be sent")
     page.wait_for_timeout(300)
-    assert outbox_lines(page) == ["Аня: pass · not checked", "Борис: pass · not checked",
-                                  "Вика: adjust · not checked", "Вика: pass · not checked"]
+    assert outbox_lines(page) == ["Аня: Pass · not checked", "Борис: Pass · not checked",
+                                  "Вика: Host's correction · not checked", "Вика: Pass · not checked"]
     entered = [pass_move("Аня"), pass_move("Борис"),
                {"type": "adjust", "player": "Вика", "xp": 100, "reason": "забытая карта"}, pass_move("Вика")]
     waiting = queued(page)
@@ -712,11 +704,11 @@ def test_moves_tapped_while_the_server_is_stopped_are_recorded_once_in_order_whe
     assert screen_standing(page) == replayed_standing(api_record(page, server, engine, table))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "templates/base.html's outbox-words give no names of the moves, so outbox.js label() shows the "
-    "record's type: a Russian screen lists «Аня: pass · не проверено»"))
 def test_the_waiting_moves_are_named_in_the_screens_language(context, tablet, server, engine, event_id):
-    from facilitator.i18n import gettext, use_locale
+    """Named as the protocol names them (``words.move_name``), not by their record type."""
+    from facilitator.i18n import use_locale
+    from facilitator.rules import Move
+    from facilitator.words import move_name
     table = new_table(engine, event_id, "Язык")
     page = tablet
     page.goto(f"{turn_url(server, table)}?lang=ru")
@@ -724,8 +716,8 @@ def test_the_waiting_moves_are_named_in_the_screens_language(context, tablet, se
     pass_for(page, "Аня")
     expect_waiting(page, 1, "Нет связи: 1 ход ждёт отправки")
     with use_locale("ru"):
-        name = gettext("pass")
-    assert outbox_lines(page) == [f"Аня: {name} · не проверено"]
+        name = move_name(Move("pass", player="Аня"))
+    assert name != "pass" and outbox_lines(page) == [f"Аня: {name} · не проверено"]
 
 
 # ===== 5. a refused queued move stops the sending with its reason =======================================
@@ -759,7 +751,7 @@ def test_a_refused_queued_move_stops_the_sending_with_its_reason_and_the_host_fi
     log = log_of(engine, table)
     assert [(r[0], r[2], r[4]) for r in log] == [(1, pass_move("Аня"), waiting[0]["client_id"])]
     reason = engine_refusal(engine, table, Move("pass", player="Вика"))
-    assert outbox_lines(page) == [f"Вика: pass · refused: {reason}", "Борис: pass · not checked"]
+    assert outbox_lines(page) == [f"Вика: Pass · refused: {reason}", "Борис: Pass · not checked"]
     assert outbox_count(page) == "2 moves are waiting to be sent"
     assert [e["state"] for e in queued(page)] == ["refused", "queued"]
     page.wait_for_timeout(2_500)  # a retry would have come by now
@@ -769,7 +761,7 @@ def test_a_refused_queued_move_stops_the_sending_with_its_reason_and_the_host_fi
     # the host deletes from the end: Борис's pass, then Вика's refused one, and taps Борис's again
     drop = page.get_by_role("button", name="Delete the last waiting move")
     drop.click()
-    assert outbox_lines(page) == [f"Вика: pass · refused: {reason}"]
+    assert outbox_lines(page) == [f"Вика: Pass · refused: {reason}"]
     drop.click()
     assert queued(page) == [] and page.locator("#outbox").is_hidden()
     assert log_of(engine, table) == log

@@ -82,6 +82,18 @@ def test_an_undo_inside_a_batch(host, table):
     assert batch(host, table, moves).status_code == 200 and seq(app, table) == 4
 
 
+def test_an_undo_sent_by_the_outbox_says_which_move_was_undone_as_the_form_does(host, table):
+    """The next screen after the outbox's batch names the move it took back, in the words the
+    form's own undo uses («Move #2 (pass) was undone…»)."""
+    assert batch(host, table, passes("Аня", "Борис")).status_code == 200
+    body = {"moves": [{"after": 2, "undo": True, "client_id": "u2"}], "flash": True}
+    response = host.post(f"/api/v1/tables/{table}/moves/batch", data=json.dumps(body),
+                         content_type="application/json")
+    assert response.status_code == 200 and "undone" not in response.get_json()["recorded"][0]
+    screen = host.get(f"/table/{table}").get_data(as_text=True)
+    assert "Move #2 (pass) was undone; it stays in the history, marked undone." in screen
+
+
 def test_a_malformed_batch_is_400_and_records_nothing(host, table):
     app = host.application
 

@@ -2,6 +2,7 @@
 the log changes (issue 9.10): finishing a game starts it in the background, a download that
 would wait shows its progress instead, and the next request gets the kept file."""
 
+import json
 from concurrent.futures import Future
 
 import pytest
@@ -23,6 +24,23 @@ def cached_files():
     return sorted(p.name for p in services.exports.cache_folder().glob("*.pdf"))
 
 
+@pytest.fixture(autouse=True)
+def _prepared(app):
+    """These tests look at the protocols made in the background (the other tests turn it off)."""
+    app.config["PREPARE_PROTOCOLS"] = True
+
+
+class Recording:
+    """A worker that only notes what it was asked to make."""
+
+    def __init__(self):
+        self.submitted = 0
+
+    def submit(self, *args, **kwargs):
+        self.submitted += 1
+        return Future()
+
+
 def test_finishing_starts_the_protocol_and_the_download_is_the_kept_file(host, table):
     assert finish(host, table).status == 303
     first = host.get(f"/table/{table}/protocol.pdf")
@@ -30,6 +48,22 @@ def test_finishing_starts_the_protocol_and_the_download_is_the_kept_file(host, t
     assert len(cached_files()) == 1  # made once, at the finish
     again = host.get(f"/table/{table}/protocol.pdf")
     assert again.get_data() == first.get_data() and len(cached_files()) == 1
+
+
+@pytest.mark.parametrize("how", ["move", "batch"])
+def test_a_game_finished_over_the_api_or_by_the_outbox_starts_its_protocol_too(host, table, monkeypatch, how):
+    """Every finish tapped with JavaScript on goes through the tablet's outbox (the batch
+    endpoint): its protocol is started at once, as the form's finish does."""
+    worker = Recording()
+    monkeypatch.setattr(services.exports, "_executor", lambda: worker)
+    pass_until(host.application, table, lambda g: g.next()["expects"] == "finish")
+    after = load(host.application, table).seq
+    finish = {"after": after, "move": {"type": "finish"}, "client_id": "f1"}
+    url = f"/api/v1/tables/{table}/moves" + ("/batch" if how == "batch" else "")
+    body = {"moves": [finish], "flash": True} if how == "batch" else finish
+    response = host.post(url, data=json.dumps(body), content_type="application/json")
+    assert response.status_code in (200, 201), response.get_json()
+    assert load(host.application, table).game.finished and worker.submitted == 1
 
 
 def test_a_new_position_gets_a_new_protocol(host, table):
