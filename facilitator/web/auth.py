@@ -46,8 +46,12 @@ def is_organizer():
 
 
 def sign_in(s):
-    """Start an organizer session for this browser (after the password was checked)."""
+    """Start an organizer session for this browser (after the password was checked): a fresh
+    session, so nothing set before the password counts, but the language chosen is kept."""
+    lang = session.get("lang")
     session.clear()
+    if lang:
+        session["lang"] = lang
     session[ORGANIZER] = access.start_session(s)
     session.permanent = True
     g.is_organizer = True

@@ -252,3 +252,28 @@ def test_under_gunicorn_workers_only_the_proxy_may_forward_an_address(app, db_ur
                             environ_base={"REMOTE_ADDR": "10.0.0.50"}).status_code  # not the proxy
                 for i in range(6)]
     assert statuses == [401] * 5 + [429]
+
+
+def test_signing_in_keeps_the_language_chosen_and_starts_a_fresh_session(app):
+    """The password page was read in English: the dashboard after it is in English too, while
+    nothing else set before the password (a table's grant) carries over."""
+    set_password(app)
+    browser = app.test_client()
+    browser.get("/organizer/login?lang=en")
+    with browser.session_transaction() as sess:
+        sess["tables"] = {"1": "before"}
+    assert post(browser, "/organizer/login", {"password": PASSWORD}).status_code in (302, 303)
+    with browser.session_transaction() as sess:
+        assert sess.get("lang") == "en" and "tables" not in sess
+    assert '<html lang="en">' in browser.get("/organizer/").get_data(as_text=True)
+
+
+def test_a_page_that_changes_nothing_sends_no_cookie_so_a_late_answer_cannot_undo_a_language_switch(app):
+    """An answer to a request made before the language was switched would carry the old session
+    back; pages that change nothing in the session send no cookie at all."""
+    browser = app.test_client()
+    first = browser.get("/pin?lang=ru")
+    assert "session" in first.headers.get("Set-Cookie", "")
+    again = browser.get("/static/app.css")
+    page = browser.get("/")
+    assert "Set-Cookie" not in again.headers and "Set-Cookie" not in page.headers
