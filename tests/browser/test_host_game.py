@@ -126,7 +126,8 @@ class Host:
             self.allocate(seq)
         elif page.locator("form[action$='/move/play_deferred']").count():
             self.play_deferred(seq)
-        elif page.locator("form[action$='/move/finish']").count():
+        elif page.locator("a[href*='/finish?after=']").count():  # the final results are checked first
+            self.tap(page.locator("a[href*='/finish?after=']"))
             self.tap(page.locator("form[action$='/move/finish'] button[type=submit]"))
             self.record({"type": "finish"})
             self.answered(seq, "finish")
@@ -177,10 +178,7 @@ class Host:
         if k in (4, 13, 22):
             self.rest(seq, redistribute=(k == 13))
         elif k in (8, 26):
-            player = page.locator("form[action$='/move/pass'] input[name=player]").get_attribute("value")
-            self.tap(page.locator("#pass-button"))
-            self.record({"type": "pass", "player": player})
-            self.answered(seq, "pass")
+            self.pass_turn(seq)
         elif share.count() and "share" not in self.counts and round_no >= 5:
             player = page.locator("form[action$='/move/share'] input[name=player]").get_attribute("value")
             self.tap(share)
@@ -188,6 +186,15 @@ class Host:
             self.answered(seq, "share")
         else:
             self.draw(seq, self.rng.choice(("green", "yellow", "red")))
+
+    def pass_turn(self, seq):
+        """«Pass», then «Yes, pass»: the first tap only asks."""
+        page = self.page
+        player = page.locator("form[action$='/move/pass'] input[name=player]").get_attribute("value")
+        page.locator("#pass-button").click()
+        self.tap(page.locator("form[action$='/move/pass'] button[type=submit]"))
+        self.record({"type": "pass", "player": player})
+        self.answered(seq, "pass")
 
     def rest(self, seq, redistribute):
         page = self.page

@@ -53,7 +53,7 @@ def create_event(page, base):
     page.goto(f"{base}/organizer/")
     form = page.locator("form[action$='/organizer/events']")
     form.locator("input[name=name]").fill("Кубок лицея")
-    form.locator("select[name=pack]").select_option(label="Пример колоды (не оригинальная игра) (v1)")
+    form.locator("select[name=pack]").select_option(label="16/25: Пример колоды (не оригинальная игра) (v1)")
     form.locator("input[name=tables]").fill("1")
     tap(page, form.locator("button[type=submit]"))
     assert re.search(r"/organizer/events/\d+$", page.url), page.url
