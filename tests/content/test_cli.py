@@ -76,7 +76,6 @@ def test_a_refused_import_prints_every_problem_on_stderr_exits_2_and_stores_noth
     good = tmp_path / "good.xlsx"
     good.write_bytes(sample_workbook())
     run(capsys, "import", good)
-    db_before = (instance / "facilitator.db").read_bytes()
     bad = tmp_path / "bad.xlsx"
     bad.write_bytes(edited(sample_workbook(), [("Карты", "D3", "Новое"), ("Карты", "O11", 2),
                                                ("Персонажи", "B2", None)]))

@@ -42,8 +42,3 @@ def test_a_table_of_another_game_is_sent_to_its_own_screens(app, client):
     assert not response.headers["Location"].startswith("/na/")
     # a move posted to this game's address for a table of another game is no move at all
     assert client.post(f"/na/table/{table_id}/move/capital", data={"after": 0}).status_code in (400, 404)
-
-
-def post(client, url, data):
-    from tests.newangeles_web.helpers import post as _post
-    return _post(client, url, data)
