@@ -181,6 +181,11 @@ def create_app(test_config=None):
         response.headers.setdefault("Referrer-Policy", "same-origin")
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Content-Security-Policy", CSP)
+        if response.mimetype == "text/html":
+            # a screen is always asked for again (a table moves on between two looks), never kept
+            # by a proxy; not no-store: Back on an offline tablet still shows the page it left,
+            # and outbox.js redraws a page restored from history once the tablet is online
+            response.headers.setdefault("Cache-Control", "no-cache, private")
         return response
 
     from . import api, errors, host, organizer, packs, public

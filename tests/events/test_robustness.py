@@ -531,6 +531,8 @@ def test_pages_carry_the_security_headers_and_no_inline_script(app, client, anon
         assert "script-src 'self'" in policy and "unsafe-inline" not in policy.split("script-src", 1)[1].split(";")[0]
         assert headers.get("X-Content-Type-Options") == "nosniff"
         assert headers.get("Referrer-Policy") and headers.get("X-Frame-Options") == "DENY"
+        # asked for again on every look (a table moves on), never kept by a proxy
+        assert headers.get("Cache-Control") == "no-cache, private"
         for tag in re.findall(r"<script\b[^>]*>", response.get_data(as_text=True)):
             assert "src=" in tag or 'type="application/json"' in tag, tag
         assert not re.search(r"\son[a-z]+=\"", response.get_data(as_text=True)), "an inline event handler"
