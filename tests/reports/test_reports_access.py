@@ -2,7 +2,6 @@
 host link and QR code, read back from the PDF with pypdf."""
 
 import re
-import time
 from io import BytesIO
 
 import pytest
@@ -88,9 +87,8 @@ def test_an_event_without_tables_or_date():
     assert "Столов пока нет." in pages[0] and "Турнир" in pages[0]
 
 
-def test_sixty_tables_render_in_a_few_seconds():
-    started = time.process_time()
+def test_sixty_tables_fit_on_seven_pages():
+    """(How fast: ``benchmarks/bench_reports.py``, the access sheet.)"""
     data = access_sheet_pdf("Турнир лицея", "2025-05-17", cards(60), PIN_URL, locale="ru")
-    assert time.process_time() - started < 3
     reader, _pages = pages_text(data)
     assert len(reader.pages) <= 7
