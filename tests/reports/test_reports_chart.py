@@ -1,11 +1,12 @@
 """The XP chart of the printed protocol (facilitator/reports/chart.py): its gridlines stay few
 and readable whatever the XP, from an empty game to a host's correction of 10^100 XP."""
 
-import time
 import xml.etree.ElementTree as ET
 from datetime import datetime, timezone
+from io import BytesIO
 
 import pytest
+from pypdf import PdfReader
 
 from facilitator.i18n import use_locale
 from facilitator.reports.chart import axis, nice_step, tick_label, xp_chart_svg
@@ -40,11 +41,10 @@ def corrected(game, xp):
 
 @pytest.mark.parametrize("xp", [10 ** 8, 10 ** 9, 10 ** 100], ids=["1e8", "1e9", "1e100"])
 def test_a_huge_correction_draws_a_few_gridlines_at_once(game, xp):
+    """(How fast: ``benchmarks/bench_reports.py``, a correction of 10^100 XP.)"""
     protocol = corrected(game, xp)
-    started = time.process_time()
     with use_locale("ru"):
         svg = xp_chart_svg(protocol)
-    assert time.process_time() - started < 0.5
     lines = gridlines(svg)
     assert 3 <= len(lines) <= 12
     assert all(len(label) <= 12 for label in lines), lines  # 1,2×10¹⁰⁰, never a hundred digits
@@ -58,13 +58,12 @@ def test_negative_xp_gets_gridlines_below_zero(game, xp):
     assert lines[0].startswith("\u2212") and "0" in lines and len(lines) <= 12
 
 
-def test_a_protocol_with_a_correction_of_ten_to_the_hundred_prints_quickly(game):
+def test_a_protocol_with_a_correction_of_ten_to_the_hundred_prints(game):
     protocol = corrected(game, 10 ** 100)
-    started = time.process_time()
     with use_locale("ru"):
         data = table_protocol_pdf(protocol)
-    assert data.startswith(b"%PDF-")
-    assert time.process_time() - started < 3
+    text = "\n".join(page.extract_text() for page in PdfReader(BytesIO(data)).pages)
+    assert "×10" in text and "Аня" in text
 
 
 def test_a_normal_game_keeps_steps_of_a_hundred_xp(game):
