@@ -223,6 +223,23 @@ def get(client, url):
     return Page(client.get(url))
 
 
+def draw_link(client, table_id, color):
+    """The link of the turn screen's «draw a ``color`` card» button: bound to the move and the
+    player the screen was shown for."""
+    turn = client.get(f"/table/{table_id}").get_data(as_text=True)
+    links = [html.unescape(href) for href in re.findall(rf'href="(/table/{table_id}/draw\?[^"]+)"', turn)]
+    link = next((href for href in links if f"color={color}&" in href + "&"), None)
+    assert link, f"the turn screen offers no {color} draw: {links}"
+    return link
+
+
+def draw_page(client, table_id, color, **args):
+    """The «16/25» draw screen as the turn screen's button for ``color`` opens it, with ``args``
+    (``card=…``, ``random=1``, ``q=…``) added as that screen's own links and search form add them."""
+    from urllib.parse import urlencode
+    return get(client, draw_link(client, table_id, color) + ("&" + urlencode(args) if args else ""))
+
+
 def submit(client, form, follow=False, **changes):
     """Post one of a page's forms as a browser would, with some fields changed."""
     assert form.method == "post", form

@@ -403,7 +403,7 @@ def _bound(loaded, player):
     ``player``) still matches the table; else the page that says what happened instead."""
     after = request.values.get("after", type=int)
     if after is None:
-        return None  # a link without a binding (typed by hand): drawn for the position now
+        return None  # a link without a binding that chooses nothing (typed by hand): for the position now
     if after == loaded.seq and request.values.get("player", player) == player:
         return None
     with db_session() as s:
@@ -434,6 +434,12 @@ def draw(table_id):
         if nxt["expects"] != "main":
             return _bound(loaded, None) or redirect(url_for("host.turn", table_id=table_id))
         player = nxt["player"]
+        if request.args.get("after") is None and (request.args.get("card") or request.args.get("random")):
+            # a card chosen on a page that does not say for whom (an old bookmark, a typed or
+            # stale link): never offered live to whoever's turn it is now; chosen again instead
+            flash(_("The link did not say whose turn it was for, so its card was not taken: "
+                    "choose the {color} card for {player} again.", color=_(color), player=player), "info")
+            return redirect(draw_url(table_id, loaded.seq, player, color=color), 303)
         stale = _bound(loaded, player)
         if stale is not None:
             return stale

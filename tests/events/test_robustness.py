@@ -18,6 +18,7 @@ from facilitator import services
 from facilitator.content import sample_pack
 from facilitator.rules import IllegalMoveError, Move, registry
 from facilitator.storage.models import GameTable, MoveRow
+from tests.pages import draw_link
 from tests.web.helpers import FOUR, THREE, Page, each_case, setup_data
 
 from .helpers import csrf_token, db, english, everything, flashes, new_event, post, text
@@ -521,7 +522,7 @@ def test_pages_carry_the_security_headers_and_no_inline_script(app, client, anon
     event_id, fine, _broken = two_tables(app)
     pages = {"turn screen": (client, f"/table/{fine}"), "dashboard": (client, f"/organizer/events/{event_id}"),
              "projector": (anon_client, f"/e/{event_id}"), "PIN page": (anon_client, "/pin"),
-             "draw page": (client, f"/table/{fine}/draw?color=green&card=L-G-02"),
+             "draw page": (client, draw_link(client, fine, "green") + "&card=L-G-02"),
              "an error page": (anon_client, f"/table/{fine}")}
 
     def check(name, browser, url):

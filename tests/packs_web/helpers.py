@@ -10,7 +10,7 @@ from sqlmodel import select
 
 from facilitator.storage.models import ContentPackRow, Event, GameTable, MoveRow
 from tests import pages
-from tests.pages import Form, Page, db, get, submit  # noqa: F401 (the tests' one page helper)
+from tests.pages import Form, Page, db, draw_page, get, submit  # noqa: F401 (the tests' one page helper)
 
 PACKS = "/organizer/packs"
 SKILLS = ("health", "intellect", "creativity", "communication", "energy")

@@ -19,7 +19,7 @@ import pytest
 from facilitator.services import events
 from facilitator.storage.models import ContentPackRow, Event, GameTable
 
-from .helpers import PACKS, db, get, submit
+from .helpers import PACKS, db, draw_page, get, submit
 
 # Аня, Борис, Вика clockwise; Аня has the most energy, so she moves first, then Борис
 PLAYERS = [
@@ -55,7 +55,7 @@ def seat(client, table_id):
 
 
 def draw_and_play(client, table_id, code, player):
-    page = get(client, f"/table/{table_id}/draw?color=green&card={code}")
+    page = draw_page(client, table_id, "green", card=code)
     assert page.status == 200
     form = page.form("/move/draw")
     assert form.fields["player"] == player
@@ -118,7 +118,7 @@ def test_an_edit_makes_a_new_version_that_games_under_way_do_not_see(client, app
     # the table that has not started: the rewritten card, found by a few letters of its new title
     assert offered(client, waiting, "шахмат") == [("L-G-01", "Олимпиада по шахматам")]
     assert offered(client, waiting, "ОЛИМП") == [("L-G-01", "Олимпиада по шахматам")]
-    card = get(client, f"/table/{waiting}/draw?color=green&card=L-G-01")
+    card = draw_page(client, waiting, "green", card="L-G-01")
     assert "Олимпиада по шахматам" in card
     rows = dict(re.findall(r"<tr class=\"[^\"]*\"><th>([^<]+)</th><td>\d+</td><td>([^<]*)</td>", card.html))
     assert rows["интеллект"] == "6" and rows["здоровье"] == ""

@@ -11,7 +11,7 @@ from facilitator import services
 from facilitator.rules import Move, SKILLS
 from facilitator.services.db import session_scope
 from tests import pages
-from tests.pages import Form, Page, get, organizer_browser, submit  # noqa: F401 (the tests' one page helper)
+from tests.pages import Form, Page, draw_page, get, organizer_browser, submit  # noqa: F401 (the tests' one page helper)
 
 # Three players in clockwise seating order. Extra SP make the turn order plain: Аня has the
 # most energy (6), so she goes first, then Борис and Вика clockwise.

@@ -105,6 +105,24 @@ def test_a_draw_page_opened_for_another_player_or_position_is_not_live(host, tab
     assert seq(app, table) == 1
 
 
+@pytest.mark.parametrize("chosen", ["card=U-G-02", "card=L-G-02", "random=1"])
+def test_a_link_that_does_not_say_whose_turn_it_was_never_offers_its_card(host, table, chosen):
+    """The issue's own case: ``/table/1/draw?color=green&card=U-G-02`` (a link of the time before
+    pages were bound, a bookmark, a typed address) opened at Вика's turn gives no live «Play»: the
+    host chooses Вика's card again on her own draw screen."""
+    app = host.application
+    record(app, table, Move("pass", player="Аня"), Move("pass", player="Борис"))
+    response = host.get(f"/table/{table}/draw?color=green&{chosen}")
+    assert response.status_code == 303
+    page = get(host, response.headers["Location"])
+    assert page.status == 200 and not page.has_form("/move/draw")
+    assert "after=2" in response.headers["Location"] and "card=" not in response.headers["Location"]
+    assert page.messages("info") == ["The link did not say whose turn it was for, so its card was not taken: "
+                                     "choose the green card for Вика again."]
+    assert "Вика draws a green card" in page
+    assert seq(app, table) == 2
+
+
 def test_the_manual_card_page_is_bound_to_its_position_too(host, table):
     app = host.application
     record(app, table, Move("pass", player="Аня"))

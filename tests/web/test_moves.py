@@ -6,7 +6,7 @@ import pytest
 
 from facilitator.rules import Move
 
-from .helpers import each_case, get, load, move_form, pass_until, post, record, redistribution, seq, submit
+from .helpers import draw_page, each_case, get, load, move_form, pass_until, post, record, redistribution, seq, submit
 
 pytestmark = pytest.mark.db
 
@@ -32,7 +32,7 @@ def refused(host, table_id, kind, status, message, **fields):
 
 
 def draw_screen(host, table_id, color, card):
-    page = get(host, f"/table/{table_id}/draw?color={color}&card={card}")
+    page = draw_page(host, table_id, color, card=card)
     assert page.status == 200, page.error
     return page.form("/move/draw")
 

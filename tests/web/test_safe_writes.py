@@ -9,7 +9,7 @@ from facilitator import services
 from facilitator.rules import Move
 from facilitator.storage import session_scope
 
-from .helpers import csrf_token, each_case, get, load, player_panels, post, record, seq, submit, tablet
+from .helpers import csrf_token, draw_page, each_case, get, load, player_panels, post, record, seq, submit, tablet
 
 pytestmark = pytest.mark.db
 
@@ -30,7 +30,7 @@ def test_the_same_form_posted_twice_records_once_and_says_already_recorded(host,
 
 
 def test_a_resent_draw_is_recorded_once(host, table):
-    form = get(host, f"/table/{table}/draw?color=green&card=L-G-01").form("/move/draw")
+    form = draw_page(host, table, "green", card="L-G-01").form("/move/draw")
     for _ in range(3):
         submit(host, form, decision="play")
     loaded = load(host.application, table)

@@ -10,7 +10,7 @@ import pytest
 from facilitator.rules import Move
 from facilitator.rules.deck import next_card
 
-from .helpers import (create_table, each_case, get, legal_kinds, load, offered_moves, pass_until, player_panels, post, record,
+from .helpers import (create_table, draw_page, each_case, get, legal_kinds, load, offered_moves, pass_until, player_panels, post, record,
                       seq, submit)
 
 pytestmark = pytest.mark.db
@@ -104,7 +104,7 @@ def test_a_new_era_is_announced_replace_the_decks(host, table):
 
 
 def test_after_a_move_the_screen_says_what_changed(host, table):
-    page = get(host, f"/table/{table}/draw?color=green&card=L-G-01")
+    page = draw_page(host, table, "green", card="L-G-01")
     after = submit(host, page.form("/move/draw"), follow=True, decision="play")
     assert after.status == 200
     assert after.messages("ok") == ["Аня drew «Школьная олимпиада» (L-G-01) and played Аня: +100 XP, intellect +1"]
@@ -155,13 +155,13 @@ def test_a_card_is_found_by_code_or_title(host, table):
 
 
 def test_a_drawn_card_is_shown_against_the_players_numbers(host, table):
-    page = get(host, f"/table/{table}/draw?color=red&card=L-R-05")
+    page = draw_page(host, table, "red", card="L-R-05")
     assert "Президент школьного совета" in page
     assert "Not eligible: communication 2 < 7 (short by 5)" in page
     form = page.form("/move/draw")
     enabled = {value for name, value, disabled in form.buttons if name == "decision" and not disabled}
     assert enabled == {"defer", "discard"}  # play needs eligibility
-    page = get(host, f"/table/{table}/draw?color=green&card=L-G-01")
+    page = draw_page(host, table, "green", card="L-G-01")
     assert "Eligible" in page and "Not eligible" not in page
     enabled = {value for name, value, disabled in page.form("/move/draw").buttons
                if name == "decision" and not disabled}
@@ -178,15 +178,15 @@ NOT_IN_THE_DECK = [
 
 def test_a_card_not_in_the_chosen_deck_is_refused(host, table):
     def check(query, message):
-        page = get(host, f"/table/{table}/draw?{query}")
+        page = get(host, f"/table/{table}/draw?{query}&after=0&player=Аня")
         assert page.status == 400
         assert page.error == message
     each_case(NOT_IN_THE_DECK, check)
 
 
 def test_the_apps_own_deck_gives_the_same_card_on_every_reload(host, table):
-    first = get(host, f"/table/{table}/draw?color=yellow&random=1")
-    again = get(host, f"/table/{table}/draw?color=yellow&random=1")
+    first = draw_page(host, table, "yellow", random=1)
+    again = draw_page(host, table, "yellow", random=1)
     card = first.form("/move/draw").fields["card"]
     assert card and again.form("/move/draw").fields["card"] == card
     assert first.form("/move/draw").fields["source"] == "deck"
@@ -194,7 +194,7 @@ def test_the_apps_own_deck_gives_the_same_card_on_every_reload(host, table):
     assert card == next_card(loaded.game, loaded.table.deck_seed, "lyceum", "yellow").code
     # once drawn, the pile moves on: the next yellow card is another one
     submit(host, first.form("/move/draw"), decision="discard")
-    after = get(host, f"/table/{table}/draw?color=yellow&random=1").form("/move/draw").fields["card"]
+    after = draw_page(host, table, "yellow", random=1).form("/move/draw").fields["card"]
     assert after != card
     recorded = json.loads(load(host.application, table).log[-1].data)
     assert recorded["card"] == card and recorded["source"] == "app-deck"
