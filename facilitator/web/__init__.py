@@ -140,6 +140,9 @@ def create_app(test_config=None):
     app.jinja_env.filters.update(signed=words.signed, number=words.number, date=words.format_date)
     app.jinja_env.globals.update(game_name=game_name)
 
+    from . import static_files
+    static_files.install(app)
+
     @app.get("/favicon.ico")
     def _favicon():
         from flask import redirect, url_for
