@@ -293,12 +293,6 @@ def replay_json(path):
 
 
 def test_a_host_plays_a_whole_alter_ego_game_on_the_tablet(page, live_server, screenshots, tmp_path):
-    # The forms post as they do without JavaScript: the tablet's outbox (static/outbox.js) sends
-    # moves to the JSON API's batch endpoint, whose answer cannot carry an Alter Ego table's legal
-    # moves yet (their refusals are exceptions, not JSON: ``api.state``); see
-    # tests/alterego_web/test_outbox.py. Every other script of the page runs.
-    page.route("**/static/outbox.js", lambda route: route.fulfill(status=200, body="",
-                                                                   content_type="text/javascript"))
     sign_in(page, live_server)
     table_id = new_event_table(page, live_server)
     fill_setup(page)
