@@ -167,9 +167,10 @@ def placeholders(text):
 
 
 def has_words(msgid):
-    """True when the msgid has English words besides its placeholders and "SP"/"XP"."""
+    """True when the msgid has English words besides its placeholders and the symbols every
+    language writes alike: the game's "SP"/"XP", "PIN" and the names of file formats."""
     bare = re.sub(r"\{[^{}]*\}", "", msgid)
-    bare = re.sub(r"\b(sp|xp)\b", "", bare, flags=re.IGNORECASE)
+    bare = re.sub(r"\b(sp|xp|pin|pdf|xlsx|excel|json|qr)\b", "", bare, flags=re.IGNORECASE)
     return re.search(r"[A-Za-z]", bare) is not None
 
 

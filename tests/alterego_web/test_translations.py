@@ -119,7 +119,9 @@ def test_every_text_is_translated_with_the_same_placeholders(locale, message):
         assert form.strip(), f"{where}: empty {locale} translation of {message!r}"
         assert fields(form) == fields(ids[0]) or fields(form) <= set().union(*(fields(i) for i in ids)), \
             f"{where}: {message!r} -> {form!r}"
-        if locale == "ru" and re.search(r"[A-Za-z]{3}", re.sub(r"\{[^{}]*\}", "", ids[0])):
+        # words, not symbols every language writes alike (file formats; the cards' VA, BO, U)
+        bare = re.sub(r"\b(pdf|xlsx|excel|json)\b", "", re.sub(r"\{[^{}]*\}", "", ids[0]), flags=re.IGNORECASE)
+        if locale == "ru" and re.search(r"[A-Za-z]{3}", bare):
             assert re.search(r"[А-Яа-яЁё]", form), f"{where}: {message!r} is not translated into Russian: {form!r}"
 
 
