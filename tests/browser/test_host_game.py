@@ -120,7 +120,11 @@ class Host:
             return False
         # every turn screen, whatever it shows (flash lines, era banner, the allocation prompt),
         # fits the 1024×768 tablet without scrolling
-        assert no_sideways_scroll(page) and fits_one_screen(page), f"the turn screen scrolls at {page.url}"
+        if not (no_sideways_scroll(page) and fits_one_screen(page)):
+            shot = self.screenshots / f"does-not-fit-{page.url.rsplit('/', 1)[-1]}-{seq_of(page)}.png"
+            page.screenshot(path=str(shot), full_page=True)
+            size = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+            raise AssertionError(f"the turn screen scrolls at {page.url}: {size[0]}×{size[1]} px, see {shot}")
         seq = seq_of(page)
         if page.locator("form.allocate").count():
             self.allocate(seq)
