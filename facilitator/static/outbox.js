@@ -16,11 +16,24 @@
   "use strict";
   var body = document.body;
   var tableId = body.dataset.table;
-  if (!tableId) return;
-  var KEY = "facilitator.outbox." + tableId, LOCK = KEY + ".lock", SAVED = KEY + ".saved";
-  var batchUrl = "/api/v1/tables/" + tableId + "/moves/batch";
   var wordsEl = document.getElementById("outbox-words");
   var W = wordsEl ? JSON.parse(wordsEl.textContent) : {};
+  if (!tableId) {
+    // a screen that sends no moves (a table's setup or results, the start and PIN pages): the
+    // connection indicator only, so the host sees on every screen whether the tablet is online
+    var indicator = document.getElementById("connection");
+    var show = function () {
+      if (!indicator) return;
+      indicator.className = "conn " + (navigator.onLine ? "on" : "off");
+      indicator.textContent = navigator.onLine ? (W.online || "online") : (W.offline || "offline");
+    };
+    window.addEventListener("online", show);
+    window.addEventListener("offline", show);
+    show();
+    return;
+  }
+  var KEY = "facilitator.outbox." + tableId, LOCK = KEY + ".lock", SAVED = KEY + ".saved";
+  var batchUrl = "/api/v1/tables/" + tableId + "/moves/batch";
   var players = body.dataset.players ? JSON.parse(body.dataset.players) : [];
   var retryDelay = 2000, retryTimer = null, sending = false;
 

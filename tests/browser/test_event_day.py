@@ -598,6 +598,20 @@ def leaving_is_warned(page):
     assert page.url == url
 
 
+def test_every_host_screen_says_whether_the_tablet_is_online(context, tablet, server, engine, event_id):
+    """Not only the turn screen: the results and the setup of a table too (screens that send no
+    moves show the indicator alone)."""
+    table = new_table(engine, event_id, "Индикатор")
+    for url in (f"{server.base}/table/{table}/final", f"{server.base}/table/{table}/setup", f"{server.base}/pin"):
+        tablet.goto(url)
+        assert connection(tablet) == ("on", "online"), url
+        context.set_offline(True)
+        tablet.wait_for_function("document.getElementById('connection').textContent === 'offline'")
+        assert connection(tablet) == ("off", "offline"), url
+        context.set_offline(False)
+        tablet.wait_for_function("document.getElementById('connection').textContent === 'online'")
+
+
 def test_moves_tapped_offline_wait_and_are_recorded_once_in_order_when_the_tablet_is_back_online(
         context, tablet, server, engine, event_id):
     table = new_table(engine, event_id, "Без связи")
