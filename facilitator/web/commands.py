@@ -73,6 +73,9 @@ def cmd_serve(args):
     _first_password(app)
     print(f"facilitator: open {app.config['PUBLIC_URL']}/ on the tablets "
           f"(database: {app.config['DATABASE_URL'].split('@')[-1]})", flush=True)
+    if app.config["PUBLIC_URL"].split("//", 1)[-1].startswith(("127.", "localhost", "[::1]")):
+        print("facilitator: that address is this computer's own, no tablet can open it: connect to the "
+              "venue's network, or give the address tablets use with --public-url", file=sys.stderr, flush=True)
     if args.workers > 1:
         return _serve_gunicorn(app, args)
     from waitress import serve

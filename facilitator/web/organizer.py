@@ -115,10 +115,11 @@ def _event_or_404(s, event_id):
 
 
 def _on_localhost():
-    """The dashboard was opened through this machine's own address: links and QR codes made
-    from it would not open on a tablet unless a public address is set."""
-    host = (request.host or "").split(":")[0]
-    return host in ("127.0.0.1", "localhost", "::1", "[::1]") and not current_app.config.get("PUBLIC_URL")
+    """The links and QR codes made for the tablets would name this machine's own address (the
+    dashboard opened through it without a public address, or a public address that is itself
+    one: ``serve --host 127.0.0.1``, or no network found at start): no tablet could open them."""
+    from urllib.parse import urlsplit
+    return (urlsplit(public_base()).hostname or "") in ("127.0.0.1", "localhost", "::1")
 
 
 @bp.get("/events/<int:event_id>")

@@ -521,6 +521,32 @@ def test_the_dashboard_warns_when_opened_through_localhost_without_a_public_addr
     app.config["PUBLIC_URL"] = "http://192.168.10.5:8000"
     quiet = client.get(url, base_url=local)
     assert quiet.status_code == 200 and "data-localhost" not in quiet.get_data(as_text=True)
+    # the server found no network at start (or was told --host 127.0.0.1): its public address is
+    # this machine's own, and the sheets would carry it whatever address the dashboard is open at
+    app.config["PUBLIC_URL"] = "http://127.0.0.1:8000"
+    assert "data-localhost" in client.get(url, base_url=lan).get_data(as_text=True)
+
+
+@pytest.mark.parametrize("options, environment, lan, expected", [
+    (["--public-url", "https://igra.example.org/"], None, "192.168.1.20", "https://igra.example.org"),
+    ([], "http://10.0.0.5:9000", "192.168.1.20", "http://10.0.0.5:9000"),
+    ([], None, "192.168.1.20", "http://192.168.1.20:8000"),  # the LAN address it prints at start
+    ([], None, "127.0.0.1", "http://127.0.0.1:8000"),  # no network: the dashboard then warns
+    (["--host", "127.0.0.1", "--port", "5000"], None, "192.168.1.20", "http://127.0.0.1:5000"),
+])
+def test_the_public_address_comes_from_the_option_the_environment_or_the_lan(monkeypatch, options, environment,
+                                                                             lan, expected):
+    import argparse
+    from facilitator.web import commands
+    parser = argparse.ArgumentParser()
+    commands.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["serve", *options])
+    if environment:
+        monkeypatch.setenv("FACILITATOR_PUBLIC_URL", environment)
+    else:
+        monkeypatch.delenv("FACILITATOR_PUBLIC_URL", raising=False)
+    monkeypatch.setattr(commands, "lan_address", lambda: lan)
+    assert commands.public_url(args) == expected
 
 
 # ----- 9. dates ----------------------------------------------------------------------------------------
