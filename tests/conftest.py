@@ -60,6 +60,42 @@ def _own_database(server_url):
 POSTGRES_URL, _ADMIN = _own_database(SERVER_URL)
 
 
+def _long_module(items):
+    """A module whose tests take tens of seconds: the browser tests (a server, Chromium, whole
+    games tapped) and the property tests (thousands of random games)."""
+    return any(item.get_closest_marker("browser") or item.get_closest_marker("slow")
+               or "properties" in item.path.name for item in items)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The long modules first (the browser's, then the property tests), each kept whole and in
+    its own order, so the test processes start on the longest work (see the scheduler below)."""
+    modules = {}
+    for item in items:
+        modules.setdefault(item.path, []).append(item)
+    browser = {path for path, members in modules.items() if any(i.get_closest_marker("browser") for i in members)}
+    long = {path for path, members in modules.items() if _long_module(members)} - browser
+    items[:] = ([item for item in items if item.path in browser] + [item for item in items if item.path in long]
+                + [item for item in items if item.path not in browser | long])
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """``-n auto --dist loadscope`` (pyproject's addopts) hands a test module at a time to each
+    test process; here every browser module goes to one process as one unit, so it plays the
+    browser games one after another, one Chromium and one server at a time (two at once on two
+    cores slowed both by half), while the other processes run the rest."""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class BrowserTestsTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid):
+            if nodeid.startswith("tests/browser/"):
+                return "tests/browser"
+            return super()._split_scope(nodeid)
+    return BrowserTestsTogether(config, log)
+
+
 def pytest_sessionfinish(session, exitstatus):
     if _ADMIN is not None:
         from facilitator.storage.db import dispose_all
@@ -142,22 +178,54 @@ def db_url(request, tmp_path, tmp_path_factory):
     engine.dispose()
 
 
+#: one app for the whole run (per test process): building one compiles its ~90 URL rules and,
+#: on first use, every template it renders, about 0.1 s a test; each test gets its own database,
+#: instance folder, exports folder and configuration on it instead (see ``app``)
+_SHARED = {}
+
+
+def _test_config(db_url, tmp_path):
+    return {"TESTING": True, "DATABASE_URL": db_url, "INSTANCE_PATH": str(tmp_path / "instance"),
+            "EXPORTS_DIR": str(tmp_path / "exports"),
+            # tests look at the projector right after a move
+            "PROJECTOR_FRESH_SECONDS": 0,
+            # and download a protocol as soon as they ask (not its progress page)
+            "PROTOCOL_WAIT_SECONDS": 120,
+            # finished games' protocols are made when asked for, not in the background
+            # (tests/web/test_protocol_download.py turns this on)
+            "PREPARE_PROTOCOLS": False,
+            # sheets other than the protocol are laid out in the test's own process
+            "PRINT_INLINE": True}
+
+
 @pytest.fixture
 def app(db_url, tmp_path, monkeypatch):
+    """The app on this test's fresh database, as ``create_app`` makes it at a server's start: its
+    schema, the shipped packs and the password from the environment stored by the same start-up
+    work. The Flask object is made once and handed to each test with its configuration reset
+    (whatever a test changed in it is undone), its own instance folder and its own engine."""
     monkeypatch.setenv("FACILITATOR_INSTANCE", str(tmp_path / "instance"))
+    from facilitator import services
     from facilitator.storage.db import dispose_all
     from facilitator.web import create_app
-    app = create_app({"TESTING": True, "DATABASE_URL": db_url, "INSTANCE_PATH": str(tmp_path / "instance"),
-                      "EXPORTS_DIR": str(tmp_path / "exports"),
-                      # tests look at the projector right after a move
-                      "PROJECTOR_FRESH_SECONDS": 0,
-                      # and download a protocol as soon as they ask (not its progress page)
-                      "PROTOCOL_WAIT_SECONDS": 120,
-                      # finished games' protocols are made when asked for, not in the background
-                      # (tests/web/test_protocol_download.py turns this on)
-                      "PREPARE_PROTOCOLS": False,
-                      # sheets other than the protocol are laid out in the test's own process
-                      "PRINT_INLINE": True})
+    config = _test_config(db_url, tmp_path)
+    if "app" not in _SHARED:
+        app = create_app(config)
+        _SHARED["app"], _SHARED["config"] = app, dict(app.config)
+        _SHARED["extensions"] = dict(app.extensions)
+    else:
+        app = _SHARED["app"]
+        Path(config["INSTANCE_PATH"]).mkdir(parents=True, exist_ok=True)
+        app.instance_path = config["INSTANCE_PATH"]
+        app.config.clear()
+        app.config.update(_SHARED["config"])
+        app.config.update(config)
+        engine = services.db.engine_for(db_url)
+        services.db.startup(engine)
+        # what the app keeps between requests (the projector's standings cache) starts empty too
+        app.extensions.clear()
+        app.extensions.update(_SHARED["extensions"])
+        app.extensions["facilitator.engine"] = engine
     yield app
     dispose_all()
 
