@@ -300,7 +300,7 @@ def test_every_kind_of_move_is_simulated(players, end):
 
 # ----- slow: volume ------------------------------------------------------------------------
 @pytest.mark.slow
-@settings(max_examples=150, **SETTINGS)
+@settings(max_examples=100, **SETTINGS)
 @given(games, st.data())
 def test_hundreds_of_random_games_keep_the_invariants_after_every_move(game_args, data):
     _check_game(*game_args, data=data)
