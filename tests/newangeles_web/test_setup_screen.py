@@ -2,6 +2,8 @@
 read off the board, the first player, the asset cards for S1, the demand card, optional sealed
 rivals. Refusals are said next to their fields; a sealed rival is never shown again."""
 
+import json
+
 from tests.newangeles_web.helpers import (NAMES, get, load, new_table, post, record, screen, seated, setup_form)
 
 
@@ -104,3 +106,20 @@ def test_the_setup_is_locked_once_a_move_is_recorded_and_a_stale_setup_is_refuse
     page = post(client, f"/na/table/{table_id}/setup", setup_form(), follow=True)
     assert "The setup cannot change once moves are recorded" in page.text
     assert load(app, table_id).setup.threat == 11
+
+
+def test_the_record_download_and_the_api_leave_the_sealed_rivals_out_until_the_reveal(app, client):
+    """The game record a host downloads or a script reads is the record of the game so far,
+    without the rival cards sealed at setup (RECORD.md: they are part of the reveal)."""
+    table_id = seated(app, client, rivals={"Vera": "federalist", "Boris": "nbn"})
+    download = client.get(f"/table/{table_id}/record.json")
+    api = client.get(f"/api/v1/tables/{table_id}/record")
+    assert (download.status_code, api.status_code) == (200, 200)
+    for data in (download.get_json(), api.get_json()):
+        assert data["format"] == "newangeles-record/1"
+        players = {p["name"]: p for p in data["setup"]["players"]}
+        assert set(players) == set(NAMES)
+        assert not any(p.get("rival") for p in players.values()), players
+        assert "federalist" not in json.dumps(data["setup"]).lower()  # (Boris's rival is a corporation)
+    # while the host's own copy of the log keeps them for the reveal
+    assert load(app, table_id).setup.sealed_rivals() == {"Vera": "federalist", "Boris": "nbn"}
