@@ -25,7 +25,7 @@ from functools import lru_cache
 from datetime import datetime, timezone
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import func, insert, update
+from sqlalchemy import bindparam, func, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import select
@@ -404,16 +404,29 @@ def _compare_and_set(session, table, seq, rev, values, bump=True):
     Lock order: a write takes its table's row, then its event's row (``bump``: the projector's
     change check), never the other way round, so two writes never wait for each other in a
     circle (PostgreSQL would abort one as a deadlock)."""
-    done = session.connection().execute(
-        update(GameTable).where(GameTable.id == table.id, GameTable.seq == seq, GameTable.rev == rev).values(**values))
+    done = session.connection().execute(_compare_and_set_statement(tuple(sorted(values))),
+                                        {"t_id": table.id, "t_seq": seq, "t_rev": rev,
+                                         **{"v_" + key: value for key, value in values.items()}})
     if done.rowcount != 1:
         return False
     for key, value in values.items():
         set_committed_value(table, key, value)
     if bump and table.event_id is not None:
-        session.connection().execute(update(Event).where(Event.id == table.event_id)
-                                     .values(version=Event.version + 1))
+        session.connection().execute(_BUMP_EVENT, {"e_id": table.event_id})
     return True
+
+
+@lru_cache(maxsize=64)
+def _compare_and_set_statement(keys):
+    """The table row's compare-and-set UPDATE for these columns, built once: on every move,
+    building the statement cost about as much as running it."""
+    return (update(GameTable)
+            .where(GameTable.id == bindparam("t_id"), GameTable.seq == bindparam("t_seq"),
+                   GameTable.rev == bindparam("t_rev"))
+            .values({key: bindparam("v_" + key) for key in keys}))
+
+
+_BUMP_EVENT = update(Event).where(Event.id == bindparam("e_id")).values(version=Event.version + 1)
 
 
 def _latest_seq(session, table_id):
@@ -462,12 +475,15 @@ def _append(session, loaded, row, values, expected_seq):
         return False
     row.created_at = row.created_at or utcnow()
     try:  # one INSERT, without the unit of work's bookkeeping (the row is only appended, never changed)
-        session.connection().execute(insert(MoveRow.__table__).values(
-            table_id=row.table_id, seq=row.seq, kind=row.kind, data=row.data, undoes=row.undoes, author=row.author,
-            client_id=row.client_id, created_at=row.created_at))
+        session.connection().execute(_INSERT_ROW, {
+            "table_id": row.table_id, "seq": row.seq, "kind": row.kind, "data": row.data, "undoes": row.undoes,
+            "author": row.author, "client_id": row.client_id, "created_at": row.created_at})
     except IntegrityError:
         raise StaleMove(expected_seq, expected_seq + 1, bool(row.client_id)) from None
     return True
+
+
+_INSERT_ROW = insert(MoveRow.__table__)
 
 
 def record_move(session, table_id, move, after, author=None, client_id=None):
@@ -757,6 +773,10 @@ def refresh_head(session, table):
     session.connection().execute(update(GameTable).where(GameTable.id == table.id).values(**values))
     for key, value in values.items():
         set_committed_value(table, key, value)
+    if table.players:
+        # the replay just made serves the table's next page and move (its key names this
+        # position: should the import roll back, no table will ever match it)
+        game_cache(session).put(table.id, GameCache.key(table, table.seq), (loaded.game, loaded.results, loaded.problem))
     return loaded
 
 
