@@ -10,6 +10,7 @@ token read from a page the same client rendered, exactly as a browser would.
 import html
 import re
 from html.parser import HTMLParser
+from urllib.parse import urlencode
 
 from sqlmodel import select
 
@@ -236,7 +237,6 @@ def draw_link(client, table_id, color):
 def draw_page(client, table_id, color, **args):
     """The «16/25» draw screen as the turn screen's button for ``color`` opens it, with ``args``
     (``card=…``, ``random=1``, ``q=…``) added as that screen's own links and search form add them."""
-    from urllib.parse import urlencode
     return get(client, draw_link(client, table_id, color) + ("&" + urlencode(args) if args else ""))
 
 
