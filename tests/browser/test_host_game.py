@@ -92,6 +92,9 @@ class Host:
         self.main_moves = 0
         self.counts = {}
         self.rounds_seen = []
+        self.check_back = False  # whether to try the Back button after a played card (once)
+        self.went_back = False
+        self.went_offline = False  # two passes tapped offline, sent by the outbox (once)
 
     def tap(self, locator):
         """One tap that sends the page somewhere; waits for the new screen."""
@@ -183,6 +186,8 @@ class Host:
             self.rest(seq, redistribute=(k == 13))
         elif k in (8, 26):
             self.pass_turn(seq)
+        elif k == 17 and not self.went_offline:
+            self.passes_offline(seq)
         elif share.count() and "share" not in self.counts and round_no >= 5:
             player = page.locator("form[action$='/move/share'] input[name=player]").get_attribute("value")
             self.tap(share)
@@ -199,6 +204,54 @@ class Host:
         self.tap(page.locator("form[action$='/move/pass'] button[type=submit]"))
         self.record({"type": "pass", "player": player})
         self.answered(seq, "pass")
+
+    def passes_offline(self, seq):
+        """The venue's Wi-Fi drops: the host passes for this player and, the screen going on
+        with the moves marked as waiting, for the next one; both wait in the outbox, nothing
+        reaches the server, and once the tablet is back online they are recorded in order."""
+        page, context = self.page, self.page.context
+        self.went_offline = True
+        context.set_offline(True)
+        page.locator("#connection.off").wait_for(timeout=5_000)
+        order = [page.locator("article.player").nth(i).get_attribute("data-name")
+                 for i in range(page.locator("article.player").count())]
+        mover = page.locator("form[action$='/move/pass'] input[name=player]").get_attribute("value")
+        players = [mover, order[(order.index(mover) + 1) % len(order)]]  # the round's 2nd and 3rd turns
+        for waiting, player in enumerate(players, start=1):
+            box = page.locator("details.pass-confirm")
+            if box.get_attribute("open") is None:
+                box.locator("summary").click()
+            choice = box.locator("select[name=player]")  # while moves wait, the host says whose pass it is
+            if choice.count():
+                choice.select_option(player)
+            else:
+                assert box.locator("input[name=player]").get_attribute("value") == player
+            box.locator("button[type=submit]").click()
+            page.locator("#outbox li").nth(waiting - 1).wait_for(timeout=5_000)
+            assert seq_of(page) == seq, "a move reached the server while the tablet was offline"
+        context.set_offline(False)
+        page.locator(f"section.actions[data-seq='{seq + 2}']").wait_for(timeout=20_000)
+        assert page.url == self.table_url and page.locator("#outbox").is_hidden()
+        for player in players:
+            self.record({"type": "pass", "player": player})
+        self.main_moves += 1  # the second pass (the first is counted by main_move)
+        self.rounds_seen.append(self.rounds_seen[-1])
+
+    def back_after_playing(self, card_url, code, player):
+        """The Back button right after a played card: the card's page, opened again from the
+        browser's history, says the card was played and offers no move; its link leads on to the
+        current turn, and nothing was recorded."""
+        page = self.page
+        seq = seq_of(page)
+        self.went_back = True
+        page.go_back(wait_until="commit")
+        moved_on = page.locator("section.moved-on")
+        moved_on.wait_for(timeout=5_000)  # a page the back/forward cache restores is drawn again
+        text = " ".join(moved_on.inner_text().split())
+        assert code in text and player in text, text  # which card, played by whom
+        assert page.locator("form[data-move], form[data-undo], form.decision, form[method=post]").count() == 0
+        self.tap(moved_on.locator("a.button.primary"))
+        assert page.url == self.table_url and seq_of(page) == seq, "the Back button recorded something"
 
     def rest(self, seq, redistribute):
         page = self.page
@@ -246,10 +299,14 @@ class Host:
         assert ("defer" in enabled) == (not eligible and not holds_deferred), (code, holds_deferred, enabled)
         assert "discard" in enabled
         decision = next(d for d in ("play", "defer", "discard") if d in enabled)
+        card_page = page.url
         self.tap(form.locator(f"button[name=decision][value={decision}]"))
         self.record({"type": "draw", "player": player, "color": color, "card": code, "decision": decision,
                      "source": "app-deck"})
         self.answered(seq, f"draw {code} {decision}")
+        if self.check_back and not self.went_back and decision == "play" and not page.url.endswith("/final"):
+            assert "random=1" in card_page
+            self.back_after_playing(card_page, code, player)
 
 
 # ----- the game --------------------------------------------------------------------------
@@ -325,6 +382,7 @@ def test_a_host_runs_a_whole_game_and_the_final_screen_matches_the_replayed_reco
     assert seq_of(page) == 0 and shown_round(page) == 1
 
     host = Host(page, table_url, random.Random(1625), screenshots)
+    host.check_back = True
     turn_shot = False
     while host.step():
         if not turn_shot and page.url == table_url and shown_round(page) >= 6 and \
@@ -339,6 +397,7 @@ def test_a_host_runs_a_whole_game_and_the_final_screen_matches_the_replayed_reco
     assert turn_shot and host.draw_shot
     for kind in ("draw", "rest", "pass", "allocate", "finish"):
         assert host.counts.get(kind), f"the game never used {kind}: {host.counts}"
+    assert host.went_back and host.went_offline, "the Back button and the offline outbox were not tried"
     print(f"moves tapped: {host.counts}")
 
     assert page.url == f"{table_url}/final"
