@@ -10,6 +10,7 @@ never recorded against a card that is gone.
 
 import json
 from functools import lru_cache
+from weakref import WeakKeyDictionary
 
 from sqlmodel import select
 
@@ -59,13 +60,25 @@ def row_by_id(session, pack_id):
 
 
 def pack_row_of(session, pack_id):
-    """A pack version's row, held by the session for its life (a version never changes, so a
-    request reads it once however many times it asks)."""
-    held = session.info.setdefault("pack_rows", {})
-    row = held.get(pack_id)
+    """A pack version's row, read once per database by this process: a version is never
+    changed or deleted (an edit stores a new one), so every later request, and every move,
+    finds it here instead of asking the database again. Read-only: the row is shared by
+    requests."""
+    known = _pack_rows.get(session.get_bind())
+    if known is None:
+        known = _pack_rows.setdefault(session.get_bind(), {})
+    row = known.get(pack_id)
     if row is None:
-        row = held[pack_id] = session.get(ContentPackRow, pack_id)
+        stored = session.get(ContentPackRow, pack_id)
+        if stored is None:
+            return None
+        # a copy belonging to no session: a rollback of the session that read it (which expires
+        # what that session holds) never touches the copy other requests read
+        row = known[pack_id] = ContentPackRow(**{c.name: getattr(stored, c.name) for c in ContentPackRow.__table__.columns})
     return row
+
+
+_pack_rows = WeakKeyDictionary()  # engine -> {pack version id: its row}
 
 
 def pack_of(row):

@@ -577,3 +577,30 @@ def test_one_request_opens_one_database_session(app, client, monkeypatch):
     finally:
         sa_event.remove(Session, "after_begin", began)
     assert [row[:2] for row in log_of(app, fine)] == [(1, "move"), (2, "move"), (3, "move")]
+
+
+def test_a_request_that_rolls_back_leaves_the_pack_others_read_whole(app, client):
+    """A pack version is read from the database once per process and shared by every request
+    (it never changes); the request that read it first may roll back (a refused move), and the
+    next requests still play the table on that pack."""
+    from facilitator.services.packs import pack_row_of
+    from facilitator.services.tables import StaleMove
+    _event_id, fine, _broken = two_tables(app)
+    engine = app.extensions["facilitator.engine"]
+    session = services.db.new_session(engine)
+    try:
+        loaded = services.load(session, fine)
+        pack_id = loaded.table.pack_id
+        first = pack_row_of(session, pack_id)
+        with pytest.raises(StaleMove):  # a write that came too late: its transaction rolls back
+            services.record_move(session, fine, loaded.ruleset.read_move({"type": "pass", "player": "Вика"}), 0)
+        session.rollback()  # (which expires every row the session holds)
+    finally:
+        session.close()
+    with db(app) as s:
+        assert pack_row_of(s, pack_id) is first
+        assert first.data and first.key and services.load(s, fine).pack.cards_by_code
+    english(client)
+    turn = Page(client.get(f"/table/{fine}"))
+    assert turn.status == 200 and client.post(turn.form("/move/pass").action,
+                                              data=turn.form("/move/pass").data()).status_code == 303
