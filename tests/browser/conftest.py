@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -45,50 +46,81 @@ def _wait_until_listening(proc, port, log_path):
                        f"{log_path.read_text()}")
 
 
+class Server:
+    """``facilitator serve`` in a subprocess, as at the venue, on a free loopback port with its own
+    instance folder and SQLite file and the organizer's password set through the environment;
+    ``stop``/``start`` keep the port and the database (a laptop switched off and on again)."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        self.port = _free_port()
+        self.db_url = f"sqlite:///{folder / 'facilitator.db'}"
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log_path = folder / "server.log"
+        self.proc = None
+
+    def start(self):
+        env = dict(os.environ, FACILITATOR_INSTANCE=str(self.folder / "instance"), DATABASE_URL=self.db_url,
+                   PYTHONUNBUFFERED="1", FACILITATOR_ORGANIZER_PASSWORD=ORGANIZER_PASSWORD)
+        env.pop("SECRET_KEY", None)
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen([sys.executable, "-m", "facilitator", "serve", "--host", "127.0.0.1",
+                                          "--port", str(self.port), "--threads", "4"],
+                                         cwd=self.folder, env=env, stdout=log, stderr=subprocess.STDOUT)
+        _wait_until_listening(self.proc, self.port, self.log_path)
+
+    def stop(self):
+        if self.proc is None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        self.proc = None
+
+    def log_tail(self):
+        """The server's side of the story (pytest shows it only when a test failed)."""
+        return f"--- facilitator serve log ({self.log_path}) ---\n{self.log_path.read_text(errors='replace')[-20000:]}"
+
+
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory):
-    """The base URL of a fresh app served by waitress, as ``facilitator serve`` runs it, with
-    the organizer's password set through the environment."""
-    folder = tmp_path_factory.mktemp("live-server")
-    port = _free_port()
-    env = dict(os.environ, FACILITATOR_INSTANCE=str(folder / "instance"),
-               DATABASE_URL=f"sqlite:///{folder / 'facilitator.db'}", PYTHONUNBUFFERED="1",
-               FACILITATOR_ORGANIZER_PASSWORD=ORGANIZER_PASSWORD)
-    env.pop("SECRET_KEY", None)
-    log_path = folder / "server.log"
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "facilitator", "serve", "--host", "127.0.0.1",
-                                 "--port", str(port), "--threads", "4"],
-                                cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT)
+    """The base URL of a fresh app served by waitress, as ``facilitator serve`` runs it."""
+    server = Server(tmp_path_factory.mktemp("live-server"))
+    server.start()
     try:
-        _wait_until_listening(proc, port, log_path)
-        yield f"http://127.0.0.1:{port}"
+        yield server.base
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        # pytest shows this only when a test failed: the server's side of the story
-        print(f"--- facilitator serve log ({log_path}) ---\n{log_path.read_text(errors='replace')[-20000:]}")
+        server.stop()
+        print(server.log_tail())
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """Headless Debian Chromium; the whole module is skipped when it is not installed."""
+@contextmanager
+def chromium(**launch):
+    """Headless Debian Chromium (``launch``: more of Playwright's launch options); the module is
+    skipped when it is not installed."""
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is not installed (CI installs Debian's chromium package)")
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     playwright = sync_api.sync_playwright().start()
     try:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS,
+                                             **launch)
         try:
-            yield chromium
+            yield browser
         finally:
-            chromium.close()
+            browser.close()
     finally:
         playwright.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Debian Chromium; the whole module is skipped when it is not installed."""
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture

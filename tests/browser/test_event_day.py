@@ -24,9 +24,6 @@ as it was left, scripts and forms alive.
 """
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
@@ -34,13 +31,7 @@ from facilitator import services
 from facilitator.rules import Move, read_record, replay, table_standing
 from tests.web.helpers import THREE
 
-from .conftest import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    ORGANIZER_PASSWORD,
-    _free_port,
-    _wait_until_listening,
-)
+from .conftest import CHROMIUM, ORGANIZER_PASSWORD, Server, chromium
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(),
@@ -50,41 +41,6 @@ LYCEUM = "lyceum-16-25"
 SIZES = ((1024, 768), (768, 1024))
 #: a wait for something the page does by itself (a sync, a reload); a tap's own wait is shorter
 SYNC_MS = 8_000
-
-
-# ----- the server, stopped and started again on its port and database ----------------------------
-class Server:
-    """``facilitator serve`` in a subprocess, as at the venue; ``stop``/``start`` keep the port
-    and the database (a laptop that was switched off and on again)."""
-
-    def __init__(self, folder):
-        self.folder = folder
-        self.port = _free_port()
-        self.db_url = f"sqlite:///{folder / 'facilitator.db'}"
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.log_path = folder / "server.log"
-        self.proc = None
-
-    def start(self):
-        env = dict(os.environ, FACILITATOR_INSTANCE=str(self.folder / "instance"), DATABASE_URL=self.db_url,
-                   PYTHONUNBUFFERED="1", FACILITATOR_ORGANIZER_PASSWORD=ORGANIZER_PASSWORD)
-        env.pop("SECRET_KEY", None)
-        with open(self.log_path, "ab") as log:
-            self.proc = subprocess.Popen([sys.executable, "-m", "facilitator", "serve", "--host", "127.0.0.1",
-                                          "--port", str(self.port), "--threads", "4"],
-                                         cwd=self.folder, env=env, stdout=log, stderr=subprocess.STDOUT)
-        _wait_until_listening(self.proc, self.port, self.log_path)
-
-    def stop(self):
-        if self.proc is None:
-            return
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
-        self.proc = None
 
 
 @pytest.fixture(autouse=True)
@@ -105,7 +61,7 @@ def server(tmp_path_factory):
         yield srv
     finally:
         srv.stop()
-        print(f"--- facilitator serve log ---\n{srv.log_path.read_text(errors='replace')[-20000:]}")
+        print(srv.log_tail())
 
 
 @pytest.fixture(scope="module")
@@ -128,19 +84,8 @@ def event_id(engine):
 def browser():
     """Headless Debian Chromium with its back/forward cache on, as on a tablet (Playwright turns
     it off by default): the Back button shows a page as it was left, scripts and forms alive."""
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is not installed (CI installs Debian's chromium package)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    playwright = sync_api.sync_playwright().start()
-    try:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS,
-                                              ignore_default_args=["--disable-back-forward-cache"])
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-    finally:
-        playwright.stop()
+    with chromium(ignore_default_args=["--disable-back-forward-cache"]) as launched:
+        yield launched
 
 
 @pytest.fixture(scope="module")
