@@ -13,19 +13,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from facilitator.content import sample_pack_data  # noqa: E402
 from facilitator.safejson import loads  # noqa: E402
+from tests.test_safejson import record_text  # noqa: E402  (the record the unit test reads)
 
 TARGET_MS = 100
-
-
-def record_text(moves):
-    record = {"format": "lyceum-record/1", "table": "Стол 3", "content": sample_pack_data(),
-              "players": [{"name": "Аня", "born": "2009-03-14", "character": "C01", "extra": {"energy": 5}}],
-              "moves": [{"type": "adjust", "player": "Аня", "xp": 100, "sp": {"energy": -1},
-                         "reason": "спец \"кавычки\" \\ [скобки] {фигурные} 12345678901234567890123456789012345",
-                         "note": None} for _ in range(moves)]}
-    return json.dumps(record, ensure_ascii=False, indent=2)
 
 
 def timed(fn, text, runs=9):

@@ -30,8 +30,9 @@ def _prepared(app):
     app.config["PREPARE_PROTOCOLS"] = True
 
 
-class Recording:
-    """A worker that only notes what it was asked to make."""
+class NeverDone:
+    """A worker that notes what it was asked to make and never finishes it: the protocol is
+    "being made" for as long as the test runs."""
 
     def __init__(self):
         self.submitted = 0
@@ -54,7 +55,7 @@ def test_finishing_starts_the_protocol_and_the_download_is_the_kept_file(host, t
 def test_a_game_finished_over_the_api_or_by_the_outbox_starts_its_protocol_too(host, table, monkeypatch, how):
     """Every finish tapped with JavaScript on goes through the tablet's outbox (the batch
     endpoint): its protocol is started at once, as the form's finish does."""
-    worker = Recording()
+    worker = NeverDone()
     monkeypatch.setattr(services.exports, "_executor", lambda: worker)
     pass_until(host.application, table, lambda g: g.next()["expects"] == "finish")
     after = load(host.application, table).seq
@@ -71,17 +72,6 @@ def test_a_new_position_gets_a_new_protocol(host, table):
     record(host.application, table, Move("pass", player="Аня"))
     host.get(f"/table/{table}/protocol.pdf")
     assert len(cached_files()) == 2  # the provisional protocol of each position, never a stale one
-
-
-class NeverDone:
-    """A worker that never finishes: the protocol is "being made" for as long as the test runs."""
-
-    def __init__(self):
-        self.submitted = 0
-
-    def submit(self, *args, **kwargs):
-        self.submitted += 1
-        return Future()
 
 
 def test_a_protocol_still_being_made_shows_its_progress_and_is_asked_for_again(host, table, monkeypatch):
