@@ -36,34 +36,15 @@ def register_blueprints(app, csrf=None):
         app.register_blueprint(module.bp)
 
 
+# Each game's words for the screens the games share, registered by its blueprint module (the
+# ``host`` blueprint for «16/25»):
+
 #: what a move changed, as lines for the host, by ruleset: ``fn(loaded, result) -> [str]``
 NARRATORS = {}
-
-
-def narrate(loaded, result):
-    """The "what changed" lines of a move's result, in the current language."""
-    fn = NARRATORS.get(loaded.table.ruleset)
-    if fn is None and loaded.table.ruleset == LYCEUM:
-        from .describe import result_lines
-        return result_lines(result)
-    return fn(loaded, result) if fn else []
-
 
 #: the host's line for an undone move, by ruleset: ``fn(loaded, row) -> str`` (``row`` the move
 #: row taken back); the form's undo and an undo sent by the tablet's outbox say the same
 UNDONE = {}
-
-
-def undone_line(loaded, row):
-    """"Move #n (…) was undone" for ``row``, in the table's game's words and the current language."""
-    fn = UNDONE.get(loaded.table.ruleset)
-    if fn is not None:
-        return fn(loaded, row)
-    import json
-    from ..i18n import gettext as _
-    return _("Move #{seq} ({type}) was undone; it stays in the history, marked undone.",
-             seq=row.seq, type=_(json.loads(row.data)["type"]))
-
 
 #: the names of a game's moves for the tablet's outbox, by ruleset: ``fn() -> {type: name}``
 #: (a draw's name may be keyed ``draw:<decision>``); the outbox names a waiting move with them
@@ -71,17 +52,26 @@ def undone_line(loaded, row):
 MOVE_NAMES = {}
 
 
+def narrate(loaded, result):
+    """The "what changed" lines of a move's result, in the current language."""
+    fn = NARRATORS.get(loaded.table.ruleset)
+    return fn(loaded, result) if fn else []
+
+
+def undone_line(loaded, row):
+    """"Move #n (…) was undone" for ``row``, in the table's game's words and the current language."""
+    return UNDONE[loaded.table.ruleset](loaded, row)
+
+
+def undone_by_type(row, type_name):
+    """"Move #n (its type) was undone": the undo line of a game that names the move by its type."""
+    from ..i18n import gettext as _
+    return _("Move #{seq} ({type}) was undone; it stays in the history, marked undone.", seq=row.seq, type=type_name)
+
+
 def move_names(ruleset):
     """``{move type: its name}`` in the current language, for a page of ``ruleset``'s game."""
-    fn = MOVE_NAMES.get(ruleset)
-    if fn is not None:
-        return fn()
-    from ..rules import Move
-    from ..words import move_name
-    names = {f"draw:{d}": move_name(Move("draw", player="", decision=d)) for d in ("play", "defer", "discard")}
-    for kind in ("rest", "share", "pass", "play_deferred", "allocate", "adjust", "finish"):
-        names[kind] = move_name(Move(kind, player=""))
-    return names
+    return MOVE_NAMES[ruleset]()
 
 
 def register(screens):

@@ -15,12 +15,12 @@ from io import BytesIO
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
 
-from .. import services
+from .. import services, words
 from ..content.search import find_card_by_code, find_cards
 from ..i18n import describe_error, era_name, skill_name, translate_error
 from ..i18n import gettext as _
-from ..rules import (COLORS, ERA_BY_KEY, IllegalMoveError, MalformedError, ReplayError, RulesError, SetupError,
-                     age_in_round, era_of_round, turn_order_reason)
+from ..rules import (COLORS, ERA_BY_KEY, IllegalMoveError, MalformedError, Move, ReplayError, RulesError,
+                     SetupError, age_in_round, era_of_round, turn_order_reason)
 from ..rules.deck import next_card
 from ..rules.pack import read_inline_card
 from ..rules.registry import UnknownFormat
@@ -34,6 +34,19 @@ from .forms import (RANDOM, AdjustForm, AfterForm, AllocateForm, DrawForm, Manua
                     PlayDeferredForm, RestForm, SetupForm, SimpleMoveForm, TimerForm)
 
 bp = Blueprint("host", __name__)
+
+
+def _move_names():
+    """«16/25»'s moves by name, for the tablet's outbox (a draw by its decision)."""
+    names = {f"draw:{d}": words.move_name(Move("draw", player="", decision=d)) for d in ("play", "defer", "discard")}
+    for kind in ("rest", "share", "pass", "play_deferred", "allocate", "adjust", "finish"):
+        names[kind] = words.move_name(Move(kind, player=""))
+    return names
+
+
+games.NARRATORS[games.LYCEUM] = lambda _loaded, result: result_lines(result)
+games.UNDONE[games.LYCEUM] = lambda _loaded, row: games.undone_by_type(row, _(json.loads(row.data)["type"]))
+games.MOVE_NAMES[games.LYCEUM] = _move_names
 
 
 @bp.before_request

@@ -50,9 +50,7 @@ def _narrate(loaded, result):
 
 def _undone_line(_loaded, row):
     """"Move #n (its type) was undone", in the game's words."""
-    data = json.loads(row.data)
-    return _("Move #{seq} ({type}) was undone; it stays in the history, marked undone.", seq=row.seq,
-             type=move_type_label(data.get("type", "")))
+    return games.undone_by_type(row, move_type_label(json.loads(row.data).get("type", "")))
 
 
 if hasattr(games, "NARRATORS"):
