@@ -51,12 +51,12 @@ def foreign_keys_off(connection):
     for the migration (it can only be switched outside a transaction) and on again after it."""
     sqlite = connection.dialect.name == "sqlite"
     if sqlite:
-        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
-        connection.commit()
+        # on the driver's connection: through SQLAlchemy the pragma would run inside the
+        # transaction it begins, where SQLite ignores it
+        connection.connection.driver_connection.execute("PRAGMA foreign_keys=OFF")
     try:
         yield connection
     finally:
         if sqlite:
             connection.rollback()
-            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
-            connection.commit()
+            connection.connection.driver_connection.execute("PRAGMA foreign_keys=ON")

@@ -15,12 +15,15 @@ import zlib
 from pathlib import Path
 
 from sqlalchemy import event
+from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
-from ..storage.db import database_url, dispose_all, get_engine, init_db, instance_path, session_scope
+from ..storage.db import (database_url, dispose_all, get_engine, init_db, instance_path, is_writing, reset_writing,
+                          session_scope, set_writing, writes_committed, writing)
 
 __all__ = ["engine_for", "new_session", "session_scope", "startup", "dispose_all", "database_url",
-           "instance_path", "after_commit"]
+           "instance_path", "after_commit", "writing", "set_writing", "reset_writing", "is_writing",
+           "lock_conflict", "writes_committed"]
 
 STARTUP_LOCK = zlib.crc32(b"facilitator start-up")  # the advisory lock's number
 
@@ -49,6 +52,16 @@ def _run_after_commit(session):
 @event.listens_for(Session, "after_rollback")
 def _drop_after_commit(session):
     session.info.pop("after_commit", None)
+
+
+def lock_conflict(err):
+    """Whether ``err`` is SQLite refusing a write because another connection wrote first (a
+    transaction that began by reading, outside ``writing()``): such a unit of work succeeds
+    when it is run again with the write lock taken first."""
+    if not isinstance(err, OperationalError):
+        return False
+    text = str(getattr(err, "orig", err)).lower()
+    return "database is locked" in text or "database table is locked" in text
 
 
 @contextlib.contextmanager
@@ -81,7 +94,7 @@ def startup(engine, shipped=True):
     False only migrates (a command that manages the library itself)."""
     from .access import ensure_password_from_env
     from .packs import ensure_shipped_packs
-    with _startup_lock(engine):
+    with _startup_lock(engine), writing():
         init_db(engine)
         if shipped:
             with session_scope(engine) as s:

@@ -1,7 +1,24 @@
 """The database engine: the embedded SQLite file under the instance folder by default (WAL
-mode, a busy timeout), or PostgreSQL through ``DATABASE_URL`` for a shared event server."""
+mode, a busy timeout), or PostgreSQL through ``DATABASE_URL`` for a shared event server.
+
+**A write takes its lock before it reads** (ARCHITECTURE.md decision 15). SQLite lets one
+connection write at a time. A transaction that starts by reading (SQLite's default, deferred)
+and then writes is refused at once, without waiting, when another connection wrote in between:
+the busy timeout never applies, and a tablet saw "database is locked" as a server error. So
+the transactions SQLAlchemy begins are begun here, explicitly: ``BEGIN IMMEDIATE`` (the write
+lock first, waiting up to the busy timeout for it) inside ``writing()`` — every request that
+may write, every unit of work of a command — and a plain ``BEGIN`` (a consistent snapshot,
+never blocking a writer) for pages that only read. PostgreSQL needs none of this: its writes
+lock their rows in one order (``services.tables``).
+
+**An acknowledged move survives a power cut.** ``synchronous=FULL``: each commit waits until
+the write-ahead log is on the disk, so a laptop whose battery dies keeps every move a tablet
+was told is recorded (``NORMAL`` keeps them through a crash of the app, not of the machine).
+``benchmarks/bench_durability.py`` shows what it costs a move.
+"""
 
 import contextlib
+import contextvars
 import os
 from pathlib import Path
 
@@ -30,13 +47,80 @@ def database_url(url=None):
     return url
 
 
+#: How long a write waits for another connection's write to end before it gives up (seconds).
+#: A move holds the lock for a few milliseconds, so 40 tablets sending at once wait well under
+#: a second; a restore of a big event may hold it for several.
+BUSY_TIMEOUT = 30
+#: ``synchronous`` of the embedded database: FULL survives a power cut (see above).
+SYNCHRONOUS = os.environ.get("FACILITATOR_SQLITE_SYNCHRONOUS", "FULL").upper()
+
+_writing = contextvars.ContextVar("facilitator_writing", default=False)
+
+
+@contextlib.contextmanager
+def writing(on=True):
+    """Transactions begun inside this block take SQLite's write lock first (``BEGIN
+    IMMEDIATE``): for a request or command that may write."""
+    token = _writing.set(on)
+    try:
+        yield
+    finally:
+        _writing.reset(token)
+
+
+def set_writing(on):
+    """``writing()`` for code that cannot hold a ``with`` block (a request's hooks): returns the
+    token ``reset_writing`` takes."""
+    return _writing.set(on)
+
+
+def reset_writing(token):
+    _writing.reset(token)
+
+
+def is_writing():
+    return _writing.get()
+
+
 def _sqlite_pragmas(dbapi_connection, _record):
+    # pysqlite's own transaction handling is off: it begins a transaction only before an
+    # INSERT/UPDATE/DELETE, and a SAVEPOINT opened one that read before it wrote; ``_begin``
+    # begins every transaction instead
+    dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT * 1000}")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute(f"PRAGMA synchronous={SYNCHRONOUS if SYNCHRONOUS in ('FULL', 'NORMAL', 'EXTRA') else 'FULL'}")
     cursor.close()
+
+
+def _begin(connection):
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if _writing.get() else "BEGIN")
+
+
+_writes_committed = contextvars.ContextVar("facilitator_writes_committed", default=0)
+_DML = ("insert", "update", "delete", "replace")
+
+
+def writes_committed():
+    """How many transactions that changed something this thread of work has committed: a unit
+    of work may be run again from the top only while this has not moved."""
+    return _writes_committed.get()
+
+
+def _note_change(connection, _cursor, statement, _parameters, _context, _executemany):
+    if statement.lstrip()[:7].lower().startswith(_DML):
+        connection.info["changed"] = True
+
+
+def _count_commit(connection):
+    if connection.info.pop("changed", False):
+        _writes_committed.set(_writes_committed.get() + 1)
+
+
+def _forget_changes(connection):
+    connection.info.pop("changed", None)
 
 
 def get_engine(url=None):
@@ -44,8 +128,12 @@ def get_engine(url=None):
     url = database_url(url)
     if url not in _engines:
         if url.startswith("sqlite"):
-            engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 5})
+            engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT})
             event.listen(engine, "connect", _sqlite_pragmas)
+            event.listen(engine, "begin", _begin)
+            event.listen(engine, "before_cursor_execute", _note_change)
+            event.listen(engine, "commit", _count_commit)
+            event.listen(engine, "rollback", _forget_changes)
         else:
             # no pre-ping: it costs a round trip per request; connections are recycled instead
             engine = create_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800)
@@ -67,8 +155,9 @@ def dispose_all():
 
 @contextlib.contextmanager
 def session_scope(engine):
-    """A session that commits on success and rolls back on error."""
-    with Session(engine, expire_on_commit=False) as session:
+    """A session that commits on success and rolls back on error: a unit of work that writes
+    (its transactions take the write lock first)."""
+    with writing(), Session(engine, expire_on_commit=False) as session:
         try:
             yield session
             session.commit()

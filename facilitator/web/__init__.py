@@ -82,11 +82,36 @@ def _secret_key(folder):
     raise RuntimeError(f"the secret key file {path} is empty")
 
 
+#: requests that may write: their transactions take the database's write lock before they read
+WRITING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+class App(Flask):
+    """The app, with one rule for its database writes (ARCHITECTURE.md decision 15): a request
+    that may write (POST, PUT, PATCH, DELETE) takes the write lock before it reads, so two
+    tablets writing at once wait for each other and never fail. A page that only reads may still
+    find something to write on its way (a table found not to replay is marked at once): if that
+    write meets another, the page is drawn once more from the top, this time with the lock
+    taken first, unless it had already committed something."""
+
+    def dispatch_request(self):
+        changed_before = services.db.writes_committed()
+        try:
+            return super().dispatch_request()
+        except Exception as err:
+            if (services.db.is_writing() or not services.db.lock_conflict(err)
+                    or services.db.writes_committed() != changed_before):
+                raise
+        close_db()
+        with services.db.writing():
+            return super().dispatch_request()
+
+
 def create_app(test_config=None):
     folder = Path((test_config or {}).get("INSTANCE_PATH") or services.db.instance_path())
     folder.mkdir(parents=True, exist_ok=True)
-    app = Flask(__name__, instance_path=str(folder), template_folder=str(PACKAGE / "templates"),
-                static_folder=str(PACKAGE / "static"))
+    app = App(__name__, instance_path=str(folder), template_folder=str(PACKAGE / "templates"),
+              static_folder=str(PACKAGE / "static"))
     app.config.from_mapping(
         SECRET_KEY=None,
         DATABASE_URL=os.environ.get("DATABASE_URL"),
@@ -125,6 +150,11 @@ def create_app(test_config=None):
             proxies = app.config.get("TRUSTED_PROXIES") or os.environ.get("FACILITATOR_PROXY") or "127.0.0.1"
             app.wsgi_app = TrustedProxyFix(app.wsgi_app, proxies)
     app.session_interface = SessionInterface()
+
+    @app.before_request
+    def _writes_lock_first():
+        if request.method in WRITING_METHODS:
+            g.writing_token = services.db.set_writing(True)
 
     @app.before_request
     def _upload_limits():
@@ -170,6 +200,9 @@ def create_app(test_config=None):
     @app.teardown_request
     def _end_request(_exc=None):
         close_db()
+        writing = g.pop("writing_token", None)
+        if writing is not None:
+            services.db.reset_writing(writing)
         token = g.pop("locale_token", None)
         if token is not None:
             i18n.reset_locale(token)

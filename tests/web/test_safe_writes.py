@@ -84,6 +84,9 @@ def test_two_tablets_racing_for_the_same_sequence_number_record_one_move(host, t
     """The second tablet's move is checked against the log it read; the first tablet's move lands
     in between: the unique sequence number refuses the second write."""
     app = host.application
+    if app.extensions["facilitator.engine"].dialect.name == "sqlite":
+        pytest.skip("on SQLite a write holds the lock from its first read: no other write lands in between "
+                    "(tests/events/test_write_lock.py)")
     real_load = services.tables.load  # where the write reads the table
     raced = []
 
