@@ -130,7 +130,9 @@
       .then(function (answer) {
         var data = answer.data;
         if (!data || !Array.isArray(data.recorded)) {
-          if (answer.status >= 400 && data && data.error) {  // refused as a whole (no access, malformed)
+          // refused as a whole (no access, malformed); a 5xx (the server busy or failing) is no
+          // refusal: the moves stay queued and are sent again
+          if (answer.status >= 400 && answer.status < 500 && data && data.error) {
             markRefused(q[0].client_id, data.error.message);
             return;
           }

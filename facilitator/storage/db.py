@@ -20,6 +20,7 @@ was told is recorded (``NORMAL`` keeps them through a crash of the app, not of t
 import contextlib
 import contextvars
 import os
+import threading
 from pathlib import Path
 
 from sqlalchemy import event
@@ -96,7 +97,40 @@ def _sqlite_pragmas(dbapi_connection, _record):
 
 
 def _begin(connection):
-    connection.exec_driver_sql("BEGIN IMMEDIATE" if _writing.get() else "BEGIN")
+    if not _writing.get():
+        connection.exec_driver_sql("BEGIN")
+        return
+    # the threads of one server process queue for the lock here, each handed it the moment the
+    # last one has committed; SQLite's own wait (the one between processes) sleeps and polls,
+    # and the lock sat free while 40 tablets' requests slept
+    lock = _process_locks.setdefault(connection.engine.url, threading.RLock())
+    held = lock.acquire(timeout=BUSY_TIMEOUT)  # past it, SQLite's own wait decides
+    try:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+    except BaseException:
+        if held:
+            lock.release()
+        raise
+    if held:
+        _holding[id(connection.connection.driver_connection)] = lock
+
+
+_process_locks = {}  # database URL -> the lock this process's writers queue for
+_holding = {}  # id of a driver connection in a write transaction -> the lock it holds
+
+
+def _release_when_ended(dialect):
+    """Hand the process's lock on once the transaction has really ended (its COMMIT or
+    ROLLBACK done, the pool's reset included), never before."""
+    for name in ("do_commit", "do_rollback"):
+        def ended(pooled, _end=getattr(dialect, name)):
+            try:
+                _end(pooled)
+            finally:
+                lock = _holding.pop(id(getattr(pooled, "driver_connection", pooled)), None)
+                if lock is not None:
+                    lock.release()
+        setattr(dialect, name, ended)
 
 
 _writes_committed = contextvars.ContextVar("facilitator_writes_committed", default=0)
@@ -131,6 +165,7 @@ def get_engine(url=None):
             engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT})
             event.listen(engine, "connect", _sqlite_pragmas)
             event.listen(engine, "begin", _begin)
+            _release_when_ended(engine.dialect)
             event.listen(engine, "before_cursor_execute", _note_change)
             event.listen(engine, "commit", _count_commit)
             event.listen(engine, "rollback", _forget_changes)

@@ -11,6 +11,7 @@ from ..i18n import gettext as _
 from ..words import N_
 
 log = logging.getLogger("facilitator")
+BUSY = 503
 
 TITLES = {
     400: N_("The request was not understood"),
@@ -23,6 +24,7 @@ TITLES = {
     422: N_("The rules do not allow this"),
     429: N_("Too many attempts"),
     500: N_("Something went wrong on the server"),
+    503: N_("The server is busy"),
 }
 EXPLANATIONS = {
     400: N_("Something in the form or link was not as expected. Go back and try again."),
@@ -38,6 +40,7 @@ EXPLANATIONS = {
     429: N_("Wait a little and try again."),
     500: N_("Nothing you entered before this is lost. Go back to the table and try again; if it happens again, "
          "tell the organizer."),
+    503: N_("Nothing was recorded and nothing is lost: send it again in a moment."),
 }
 
 
@@ -51,7 +54,7 @@ def error_page(code, detail=None):
     if request.path.startswith("/api/"):
         from .api import error as api_error
         return api_error(code, {401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
-                                409: "conflict", 413: "too_large", 429: "too_many_requests"}
+                                409: "conflict", 413: "too_large", 429: "too_many_requests", 503: "busy"}
                          .get(code, "server_error" if code >= 500 else "bad_request"),
                          _(TITLES.get(code, TITLES[500] if code >= 500 else TITLES[400])))
     title = _(TITLES.get(code, TITLES[500] if code >= 500 else TITLES[400]))
@@ -76,5 +79,13 @@ def register(app):
     def _unexpected(err):
         if isinstance(err, HTTPException):
             return _http(err)
+        from .. import services
+        if services.db.lock_conflict(err):
+            # the database stayed locked past its busy timeout: the write was rolled back whole;
+            # a tablet's outbox sends it again (a 5xx is never taken for a refusal)
+            log.warning("database busy on %s %s: %s", request.method, request.path, err)
+            response = make_response(error_page(BUSY))
+            response.headers["Retry-After"] = "2"
+            return response
         log.exception("unexpected error on %s %s", request.method, request.path)
         return error_page(InternalServerError.code)

@@ -185,3 +185,23 @@ def test_an_acknowledged_move_is_on_the_disk_before_the_tablet_is_told(app):
     with engine.connect() as connection:
         assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
         assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+
+
+def test_a_write_that_waited_past_the_busy_timeout_is_a_503_to_send_again(app, client, monkeypatch):
+    """Should the lock stay taken past the busy timeout (a restore of a huge event), the write is
+    rolled back whole and the tablet is told to send it again (503 + Retry-After): a 5xx its
+    outbox retries, never a refusal of the move, never a 500."""
+    import sqlite3
+
+    from sqlalchemy.exc import OperationalError
+    (table_id,) = seated_tables(app, 1)
+
+    def locked(*_args, **_kwargs):
+        raise OperationalError("BEGIN IMMEDIATE", {}, sqlite3.OperationalError("database is locked"))
+    monkeypatch.setattr(services, "record_batch", locked)
+    response = client.post(f"/api/v1/tables/{table_id}/moves/batch", content_type="application/json",
+                           data=json.dumps({"moves": next_passes(app, table_id, 1, "busy")}),
+                           headers={"Accept-Language": "en"})
+    assert response.status_code == 503 and response.headers["Retry-After"] == "2"
+    assert response.get_json()["error"]["code"] == "busy"
+    assert moves_of(app, table_id) == []
