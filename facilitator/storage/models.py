@@ -119,13 +119,13 @@ class OrganizerSession(SQLModel, table=True):
 
 
 class LoginFailure(SQLModel, table=True):
-    """One wrong PIN or password from one client: the throttle counts these rows, so every
-    server process sees the same count."""
+    """One wrong PIN or password from one client, or one table it created without signing in:
+    the throttle and the quota count these rows, so every server process sees the same count."""
 
     __tablename__ = "login_failure"
     __table_args__ = (Index("ix_login_failure_gate_client", "gate", "client"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    gate: str = Field(max_length=20)  # "pin" or "password"
+    gate: str = Field(max_length=20)  # "pin", "password" or "lone_table"
     client: str = Field(max_length=100)
     at: float  # time.time() of the attempt

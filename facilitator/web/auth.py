@@ -5,8 +5,10 @@ The organizer's password is set through the CLI (``facilitator organizer-passwor
 ``FACILITATOR_ORGANIZER_PASSWORD`` environment variable and stored hashed. A signed-in
 organizer's cookie holds a session secret stored (hashed) by ``services.access``: signing out
 ends that session for every copy of the cookie, a password change ends them all. Password and
-PIN attempts are rate-limited per client address, counted in the database (every server
-process sees the same count).
+PIN attempts are rate-limited per client address (a right answer forgives no wrong one) and
+server-wide, counted in the database (every server process sees the same count); so are the
+tables an address creates without signing in. Behind the reverse proxy the address is the
+forwarded one (``TrustedProxyFix``, or waitress's trusted-proxy options).
 """
 
 import functools
@@ -26,10 +28,19 @@ def client_key():
 
 
 def throttle(name):
-    """The throttle of a gate ("pin", "password"), its failures kept in the request's session."""
+    """The throttle of a gate ("pin", "password"), its failures kept in the request's session
+    (the app's ``THROTTLE`` setting tunes it: ``Throttle``'s arguments)."""
     from . import db
     cfg = current_app.config.get("THROTTLE", {})
     return Throttle(**cfg, store=access.DatabaseFailures(db()), gate=name)
+
+
+def lone_tables():
+    """The quota of tables one address may create without signing in (the app's
+    ``LONE_TABLES`` setting tunes it: ``limit`` tables per ``window`` seconds)."""
+    from . import db
+    cfg = current_app.config.get("LONE_TABLES", {})
+    return access.Quota(**cfg, store=access.DatabaseFailures(db()), gate="lone_table")
 
 
 # ----- who is asking ---------------------------------------------------------------------

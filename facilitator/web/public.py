@@ -155,8 +155,7 @@ def pin():
                 return response
             code = "".join(ch for ch in request.form.get("pin", "")[:40] if ch.isdigit())
             table = services.table_by_pin(s, code) if code else None
-            if table is not None:
-                gate.succeeded(client_key())
+            if table is not None:  # the wrong PINs before it still count (Throttle)
                 grant_table(table)
                 return redirect(url_for("host.turn", table_id=table.id), 303)
             gate.failed(client_key())
