@@ -237,21 +237,34 @@ def test_without_the_proxy_setting_forwarded_headers_are_ignored(app, db_url, mo
         assert failures(server.app, "127.0.0.1") == 5
 
 
-def test_under_gunicorn_workers_only_the_proxy_may_forward_an_address(app, db_url, monkeypatch):
+def test_every_worker_process_leaves_the_proxy_headers_to_its_server(app, db_url, monkeypatch):
+    # ``--workers N`` runs N copies of the same waitress server: each applies proxy_options
+    # (tests/web/test_serve_workers.py checks it end to end)
     from facilitator.web import commands
     monkeypatch.setenv("FACILITATOR_BEHIND_PROXY", "1")
     monkeypatch.setenv("DATABASE_URL", db_url)
     args = serve_args()
-    args.workers = 2
-    served = commands.make_app(args)
-    served.config["THROTTLE"] = SLOW_GUESSING
-    tablet = served.test_client()
-    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', tablet.get("/pin").get_data(as_text=True)).group(1)
-    statuses = [tablet.post("/pin", data={"pin": "000000", "csrf_token": token},
-                            headers={"X-Forwarded-For": f"10.9.0.{i}"},
-                            environ_base={"REMOTE_ADDR": "10.0.0.50"}).status_code  # not the proxy
-                for i in range(6)]
-    assert statuses == [401] * 5 + [429]
+    args.workers = 4
+    assert commands.make_app(args).config["PROXY_HANDLED_BY_SERVER"] is True
+
+
+def test_under_another_wsgi_server_only_the_proxy_may_forward_an_address(app, db_url, monkeypatch):
+    """Served by a server that does not apply the proxy's headers itself (``BEHIND_PROXY``
+    without ``PROXY_HANDLED_BY_SERVER``), the app believes them from the proxy's address only."""
+    from facilitator.web import create_app
+    monkeypatch.setenv("FACILITATOR_BEHIND_PROXY", "1")
+    served = create_app({"DATABASE_URL": db_url, "BEHIND_PROXY": True, "THROTTLE": SLOW_GUESSING})
+
+    def six_wrong_pins(remote):
+        tablet = served.test_client()
+        page = tablet.get("/pin", environ_base={"REMOTE_ADDR": remote}).get_data(as_text=True)
+        token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+        return [tablet.post("/pin", data={"pin": "000000", "csrf_token": token},
+                            headers={"X-Forwarded-For": f"10.9.{remote.rsplit('.', 1)[1]}.{i}"},
+                            environ_base={"REMOTE_ADDR": remote}).status_code for i in range(6)]
+
+    assert six_wrong_pins("127.0.0.1") == [401] * 6  # the proxy: each forwarded address counted apart
+    assert six_wrong_pins("10.0.0.50") == [401] * 5 + [429]  # not the proxy: its own address counted
 
 
 def test_signing_in_keeps_the_language_chosen_and_starts_a_fresh_session(app):

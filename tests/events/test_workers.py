@@ -1,7 +1,9 @@
-"""Several server processes (issue 11, item 9): ``facilitator serve --workers 4`` (gunicorn) boots
-on a FRESH database — the one-time start-up work (migrations, shipped packs, password) done once —
-and tables are played from all four workers at once: nothing lost or doubled, every stale or
-repeated write refused, no server error, and the wrong-password throttle counted across them."""
+"""Several server processes (issue 11, item 9): ``facilitator serve --workers 4`` (four forked
+processes of its hardened waitress server on one listening socket) boots on a FRESH database —
+the one-time start-up work (migrations, shipped packs, password) done once — and tables are
+played from all four workers at once: nothing lost or doubled, every stale or repeated write
+refused, no server error, the wrong-password throttle counted across them, and each of the four
+processes seen answering connections of its own."""
 
 import http.client
 import json
@@ -21,9 +23,12 @@ from facilitator.rules.errors import IllegalMoveError
 from facilitator.rules.simulate import choose_move, random_setup
 
 from tests.conftest import SERVER_URL
+from tests.processes import children, connection_holders
 
-pytestmark = [pytest.mark.db, pytest.mark.slow]
+pytestmark = [pytest.mark.db, pytest.mark.slow,
+              pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks, and reads /proc")]
 PASSWORD = "workers-test-password"
+WORKERS = 4
 TABLES = 6
 MOVES = 25
 
@@ -58,8 +63,8 @@ class Server:
         self.log = open(folder / "server.log", "wb")
         env = dict(os.environ, DATABASE_URL=url, FACILITATOR_INSTANCE=str(folder / "instance"),
                    FACILITATOR_ORGANIZER_PASSWORD=PASSWORD, PYTHONUNBUFFERED="1")
-        self.proc = subprocess.Popen([sys.executable, "-m", "facilitator", "serve", "--workers", "4", "--threads", "4",
-                                      "--host", "127.0.0.1", "--port", str(self.port)],
+        self.proc = subprocess.Popen([sys.executable, "-m", "facilitator", "serve", "--workers", str(WORKERS),
+                                      "--threads", "4", "--host", "127.0.0.1", "--port", str(self.port)],
                                      cwd=folder, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -82,6 +87,28 @@ class Server:
         data = response.read()
         conn.close()
         return response.status, json.loads(data) if data else None
+
+    def serving_workers(self, most=400):
+        """The worker processes seen holding a connection each: keep-alive connections are
+        opened one after another, each answered once and kept open, until every worker holds
+        one of them (or ``most`` are open); the kernel hands each to whichever worker accepts
+        it first."""
+        workers = children(self.proc.pid)
+        opened = []
+        try:
+            for n in range(1, most + 1):
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                opened.append(conn)
+                conn.request("GET", "/pin")
+                conn.getresponse().read()
+                if n % 8 == 0 or n == most:
+                    held = connection_holders(self.port, workers)
+                    if all(held.values()):
+                        break
+            return workers, {pid for pid, count in held.items() if count}
+        finally:
+            for conn in opened:
+                conn.close()
 
     def stop(self):
         self.proc.terminate()
@@ -172,9 +199,10 @@ def test_four_workers_on_a_fresh_database_lose_and_double_nothing(kind, tmp_path
         # the throttle is shared: six wrong passwords, whichever worker takes each
         answers = [server.request("POST", "/api/v1/session", {"password": "wrong"})[0] for _ in range(6)]
         assert answers[:5] == [401] * 5 and answers[5] == 429
+        workers, serving = server.serving_workers()
+        assert len(workers) == WORKERS and serving == set(workers)
         log = (tmp_path / "server.log").read_text(errors="replace")
         assert "Traceback" not in log, log[-3000:]
-        assert log.count("Booting worker") >= 4
     finally:
         server.stop()
         drop()
