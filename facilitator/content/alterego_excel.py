@@ -197,22 +197,22 @@ def pack_to_workbook(pack):
     ws.column_dimensions["A"].width = 22
     ws.column_dimensions["B"].width = 60
     ws.column_dimensions["C"].width = 70
-    ws.cell(row=1, column=1, value=_("Alter Ego deck (alterego-pack/1)")).font = Font(bold=True, size=14)
+    _put(ws, 1, 1, _("Alter Ego deck (alterego-pack/1)")).font = Font(bold=True, size=14)
     data = pack.to_dict()
     for i, (field_name, label, hint) in enumerate(SETTINGS):
         row = SETTINGS_FIRST_ROW + i
-        ws.cell(row=row, column=1, value=_(label)).font = bold
+        _put(ws, row, 1, _(label)).font = bold
         _put(ws, row, 2, data.get(field_name))
-        ws.cell(row=row, column=3, value=_(hint)).alignment = wrap
+        _put(ws, row, 3, _(hint)).alignment = wrap
     row = SETTINGS_FIRST_ROW + len(SETTINGS) + 1
     for line in _instructions():
-        cell = ws.cell(row=row, column=1, value=line)
+        cell = _put(ws, row, 1, line)
         cell.alignment = Alignment(wrap_text=False, vertical="top")
         row += 1
     for key, columns, items in (("actives", ACTIVE_COLUMNS, data["actives"]), ("cards", CARD_COLUMNS, data["cards"])):
         sheet = wb.create_sheet(_(SHEET_MSGID[key]))
         for col, column in enumerate(columns, start=1):
-            cell = sheet.cell(row=1, column=col, value=_(column.header))
+            cell = _put(sheet, 1, col, _(column.header))
             cell.font = bold
             cell.fill = fill
             cell.alignment = Alignment(wrap_text=True, vertical="center")
@@ -245,13 +245,9 @@ def pack_to_workbook(pack):
 
 
 def _put(ws, row, col, value):
-    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-    if isinstance(value, str):
-        value = ILLEGAL_CHARACTERS_RE.sub("", value)
-    cell = ws.cell(row=row, column=col, value=value)
-    if isinstance(value, str) and value.startswith("="):
-        cell.data_type = "s"
-    return cell
+    """Write a value with the app's one safe cell writer: a text stays a text, never a formula."""
+    from ..reports.cells import put
+    return put(ws, row, col, value)
 
 
 def _instructions():

@@ -27,13 +27,13 @@ from xml.parsers import expat
 
 from openpyxl import Workbook, load_workbook
 from openpyxl.formatting.rule import FormulaRule
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.exceptions import InvalidFileException
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from ..i18n import LOCALES, gettext, skill_name, use_locale
+from ..reports.cells import put as put_cell
 from ..rules import ERA_KEYS, PACK_FORMAT, SKILLS, pack_problems, read_pack
 from ..rules.cards import COLOR_RULES, COLOR_XP, COLORS
 from ..rules.fields import MAX_SP, MAX_XP, shown
@@ -189,14 +189,10 @@ def _card_cells(card):
 
 
 def _put(ws, row, col, value):
-    """Write a value; a text that starts with "=" stays a text, not a formula. Control
-    characters that a workbook cannot hold (all but tab and newline) are left out."""
-    if isinstance(value, str):
-        value = ILLEGAL_CHARACTERS_RE.sub("", value)
-    cell = ws.cell(row=row, column=col, value=value)
-    if isinstance(value, str) and value.startswith("="):
-        cell.data_type = "s"
-    return cell
+    """Write a value with the app's one safe cell writer (``reports.cells.put``): a text that
+    starts with ``= + - @`` stays a text, never a formula; control characters a workbook cannot
+    hold (all but tab and newline) are left out."""
+    return put_cell(ws, row, col, value)
 
 
 def _write_sheet(ws, columns, rows, freeze):

@@ -11,6 +11,8 @@ protocol; not yet: provisional, marked so), or a ``Protocol`` built with ``build
 ``table_protocol_pdf(game, undone=None, event=None, now=None, event_date=None)``   the same, printed (2-3 pages)
 ``render_protocol_pdf_from_record(record, undone=(), event=None, locale=None,``     the same from plain JSON-able
 ``event_date=None, now=None)``                                                      values (a worker process)
+``protocol_pdf_from_record(record, undone=(), event=None, event_date=None,``        any game's protocol PDF from its
+``locale=None, now=None)``                                                          record (``games.py``)
 ``event_workbook_xlsx(games, event=None, now=None, event_date=None)``              summary + every table's sheets
 ``event_results_pdf(games, event=None, now=None, event_date=None)``                team and individual rankings
 ``certificates_pdf(games, event=None, now=None, event_date=None)``                 a page per winner
@@ -60,6 +62,7 @@ _EXPORTS = {
     "blank_protocol_pdf": "pdf",
     "write_export": "files", "export_name": "files", "export_folder": "files",
     "xp_chart_svg": "chart",
+    "protocol_pdf_from_record": "games", "undone_as_plain": "games", "protocol_module": "games",
 }
 
 __all__ = sorted(_EXPORTS)

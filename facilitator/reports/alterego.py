@@ -561,7 +561,8 @@ def _undone_rows(undone, pack):
     rows = []
     for entry in undone or ():
         if isinstance(entry, dict) and "move" in entry:
-            move, kind, at, by = entry["move"], entry.get("kind") or "undo", entry.get("undone_at"), entry.get("by")
+            move, kind, at, by = entry["move"], entry.get("kind") or "undo", entry.get("undone_at"), \
+                entry.get("undone_by", entry.get("by"))
         else:
             move, row = entry
             kind, at, by = getattr(row, "kind", None) or "undo", getattr(row, "created_at", None), \
@@ -642,8 +643,9 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
         with use_locale(locale):
             return table_protocol_xlsx(game, undone, event, event_date, now)
     from openpyxl import Workbook
-    from openpyxl.cell import WriteOnlyCell
     from openpyxl.styles import Alignment, Font
+
+    from .cells import write_only_cell
 
     p = build_protocol(game, undone=undone, event=event, event_date=event_date, now=now)
     wb = Workbook(write_only=True)
@@ -653,7 +655,7 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
     def header(ws, values):
         cells = []
         for v in values:
-            c = WriteOnlyCell(ws, value=v)
+            c = write_only_cell(ws, v)
             c.font = bold
             cells.append(c)
         ws.append(cells)
@@ -661,9 +663,7 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
     def text_row(ws, values):
         cells = []
         for v in values:
-            if isinstance(v, str) and v.startswith("="):
-                v = "'" + v
-            c = WriteOnlyCell(ws, value=v)
+            c = write_only_cell(ws, v)  # a name like "=1+1" is the name, never a formula
             if isinstance(v, str) and "\n" in v:
                 c.alignment = wrap
             cells.append(c)

@@ -500,6 +500,8 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
     from openpyxl.styles import Alignment, Font, PatternFill
     from openpyxl.utils import get_column_letter
 
+    from .cells import put  # every value through the one safe writer: a name is never a formula
+
     p = game if isinstance(game, Protocol) else build_protocol(game, undone, event, event_date, now)
     wb = Workbook()
     head_font = Font(bold=True, color="FFFFFF")
@@ -509,7 +511,7 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
 
     def header(ws, row, labels):
         for col, label in enumerate(labels, start=1):
-            cell = ws.cell(row=row, column=col, value=label)
+            cell = put(ws, row, col, label)
             cell.font, cell.fill = head_font, head_fill
             cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
 
@@ -518,10 +520,10 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
             ws.column_dimensions[get_column_letter(col)].width = w
 
     def title(ws, text):
-        ws.cell(row=1, column=1, value=text).font = title_font
+        put(ws, 1, 1, text).font = title_font
         meta = " · ".join(x for x in (p.event, words.format_date(p.event_date) if p.event_date else "", p.table,
                                       p.status) if x)
-        ws.cell(row=2, column=1, value=meta)
+        put(ws, 2, 1, meta)
         ws.page_setup.orientation = "landscape"
         ws.page_setup.paperSize = ws.PAPERSIZE_A4
         ws.page_setup.fitToWidth = 1
@@ -531,7 +533,7 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
     ws = wb.active
     ws.title = _("Setup")[:31]
     title(ws, _("New Angeles · protocol: {table}", table=p.table))
-    ws.cell(row=3, column=1, value=ended_line(p))
+    put(ws, 3, 1, ended_line(p))
     labels = [_("Seat"), _("Player"), _("Corporation"), _("Starting capital"), _("First player")]
     if p.final:
         labels.append(_("Rival"))
@@ -542,7 +544,7 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
         if p.final:
             values.append(pl["rival"])
         for col, value in enumerate(values, start=1):
-            ws.cell(row=row, column=col, value=value)
+            put(ws, row, col, value)
         row += 1
     row += 1
     facts = [(_("Threat after setup"), p.setup["threat"]), (_("Asset cards for S1"), p.setup["assets"]),
@@ -551,16 +553,16 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
     if not p.final and p.setup["sealed"]:
         facts.append((_("Rival cards sealed at setup"), p.setup["sealed"]))
     for label, value in facts:
-        ws.cell(row=row, column=1, value=label).font = Font(bold=True)
-        ws.cell(row=row, column=3, value=value)
+        put(ws, row, 1, label).font = Font(bold=True)
+        put(ws, row, 3, value)
         row += 1
     row += 1
     header(ws, row, [_("Resource"), _("Demand target"), _("Starting supply")])
     for res_key, res_name in zip(p.setup["demand"]["targets"], p.resources):
         row += 1
-        ws.cell(row=row, column=1, value=res_name)
-        ws.cell(row=row, column=2, value=p.setup["demand"]["targets"][res_key])
-        ws.cell(row=row, column=3, value=p.setup["supply"].get(res_key, 0))
+        put(ws, row, 1, res_name)
+        put(ws, row, 2, p.setup["demand"]["targets"][res_key])
+        put(ws, row, 3, p.setup["supply"].get(res_key, 0))
     widths(ws, [8, 20, 24, 14, 12, 20])
     ws.freeze_panes = "A6"
 
@@ -577,7 +579,7 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
                   "; ".join(d["support"] + ([d["extra"]] if d.get("extra") else [])), d["winner"],
                   "✓" if d["tie"] else "", d["override_reason"] or "", "; ".join(d["transfers"])]
         for col, value in enumerate(values, start=1):
-            ws.cell(row=i, column=col, value=value).alignment = wrap
+            put(ws, i, col, value).alignment = wrap
     widths(ws, [6, 7, 14, 12, 26, 9, 26, 14, 26, 9, 24, 14, 6, 20, 26])
     ws.freeze_panes = "A5"
 
@@ -588,10 +590,10 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
     header(ws, 4, [_("Round")] + names + [_("Threat")])
     for i, label in enumerate(p.slots):
         r = 5 + i
-        ws.cell(row=r, column=1, value=label)
+        put(ws, r, 1, label)
         for col, name in enumerate(names, start=2):
-            ws.cell(row=r, column=col, value=p.capital[name][i])
-        ws.cell(row=r, column=2 + len(names), value=p.threat_series[i])
+            put(ws, r, col, p.capital[name][i])
+        put(ws, r, 2 + len(names), p.threat_series[i])
     last_row = 4 + len(p.slots)
     cats = Reference(ws, min_col=1, min_row=5, max_row=last_row)
     chart = LineChart()
@@ -621,20 +623,20 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
     title(ws, _("Demand rounds"))
     row = 4
     if not p.demand:
-        ws.cell(row=row, column=1, value=_("No demand round yet."))
+        put(ws, row, 1, _("No demand round yet."))
     for d in p.demand:
-        ws.cell(row=row, column=1, value=f"{d['round']} · {d['card']}").font = Font(bold=True)
-        ws.cell(row=row, column=3, value=_("met") if d["met"] else _("not met"))
-        ws.cell(row=row, column=4, value=_("threat {amount}", amount=words.signed(d["threat_added"])))
+        put(ws, row, 1, f"{d['round']} · {d['card']}").font = Font(bold=True)
+        put(ws, row, 3, _("met") if d["met"] else _("not met"))
+        put(ws, row, 4, _("threat {amount}", amount=words.signed(d["threat_added"])))
         row += 1
         header(ws, row, [_("Resource"), _("Supply"), _("Target"), _("Short")])
         for r in d["rows"]:
             row += 1
             for col, value in enumerate((r["resource"], r["supply"], r["target"], r["short"] or None), start=1):
-                ws.cell(row=row, column=col, value=value)
+                put(ws, row, col, value)
         row += 1
-        ws.cell(row=row, column=1, value=_("Investments"))
-        ws.cell(row=row, column=2, value="; ".join(d["investments"]))
+        put(ws, row, 1, _("Investments"))
+        put(ws, row, 2, "; ".join(d["investments"]))
         row += 2
     widths(ws, [22, 40, 12, 14])
 
@@ -647,12 +649,12 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
         r += 1
         for col, value in enumerate((entry["number"], entry["round"], entry["type"], entry["player"] or "",
                                      "\n".join(entry["lines"]), entry["at"], entry["note"] or ""), start=1):
-            ws.cell(row=r, column=col, value=value).alignment = wrap
+            put(ws, r, col, value).alignment = wrap
     for entry in p.undone:
         r += 1
         for col, value in enumerate(("", "", entry["type"], entry["player"] or "",
                                      entry["how"], "", ""), start=1):
-            cell = ws.cell(row=r, column=col, value=value)
+            cell = put(ws, r, col, value)
             cell.font = Font(strike=col in (3, 4), color="808080")
     widths(ws, [5, 7, 14, 14, 60, 8, 20])
     ws.freeze_panes = "A5"
@@ -660,9 +662,9 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
     # Result
     ws = wb.create_sheet(_("Result")[:31])
     title(ws, _("Result"))
-    ws.cell(row=3, column=1, value=ended_line(p))
+    put(ws, 3, 1, ended_line(p))
     if p.final:
-        ws.cell(row=4, column=1, value=(ngettext("Winner: {names}", "Winners: {names}", len(p.winners),
+        put(ws, 4, 1, (ngettext("Winner: {names}", "Winners: {names}", len(p.winners),
                                                  names=", ".join(p.winners)) if p.winners
                                         else _("Nobody won: every corporation lost."))).font = Font(bold=True)
         header(ws, 6, [_("Player"), _("Corporation"), _("Capital"), _("Rival"), _("Rival's player"), _("Why"),
@@ -672,15 +674,15 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
                       rv["why"], _("won") if rv["won"] else _("lost"),
                       "; ".join(f"{x['round']} {x['card']} {words.signed(x['capital'])}" for x in rv["investments"])]
             for col, value in enumerate(values, start=1):
-                ws.cell(row=i, column=col, value=value).alignment = wrap
+                put(ws, i, col, value).alignment = wrap
     else:
-        ws.cell(row=4, column=1, value=_("Provisional: the rival cards stay sealed until the reveal."))
+        put(ws, 4, 1, _("Provisional: the rival cards stay sealed until the reveal."))
         header(ws, 6, [_("Player"), _("Corporation"), _("Capital"), _("Assets"), _("Emergency card")])
         for i, pl in enumerate(p.players, start=7):
             values = [pl["name"], pl["corp_name"], pl["capital"], ", ".join(pl["assets"]),
                       _("faceup") if pl["emergency"] == "faceup" else _("facedown")]
             for col, value in enumerate(values, start=1):
-                ws.cell(row=i, column=col, value=value)
+                put(ws, i, col, value)
     widths(ws, [16, 22, 10, 20, 16, 48, 10, 30])
     for sheet in wb.worksheets:
         for row_cells in sheet.iter_rows():

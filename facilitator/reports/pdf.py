@@ -100,14 +100,12 @@ def render_protocol_pdf_from_record(record, undone=(), event=None, locale=None, 
     them (dicts of ``move``, ``undone_at``, ``undone_by``, ``after``, ``kind``); ``event``: the
     event's name; ``locale``: ``"ru"``/``"en"`` (None: Russian); ``event_date``: ISO
     ``YYYY-MM-DD``; ``now``: the "made at" time as ISO text (None: the current time).
-    The result prints the same text as ``table_protocol_pdf`` given the same game.
+    The result prints the same text as ``table_protocol_pdf`` given the same game. (Any game's
+    record is printed by its own module: ``games.protocol_pdf_from_record``.)
     """
-    from ..i18n import use_locale
-    from ..rules import read_record, replay
-    moment = datetime.fromisoformat(now) if isinstance(now, str) else now
-    with use_locale(locale):
-        game = replay(read_record(record))
-        return table_protocol_pdf(game, undone=list(undone or ()), event=event, now=moment, event_date=event_date)
+    from .games import protocol_pdf_from_record
+    return protocol_pdf_from_record(record, undone=undone, event=event, event_date=event_date, locale=locale,
+                                    now=now)
 
 
 def event_results_pdf(items, event=None, now=None, event_date=None):

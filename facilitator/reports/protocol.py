@@ -75,7 +75,7 @@ def read_undone(entries):
                               kind=getattr(row, "kind", None) or "undo")
         else:
             item = UndoneMove(*entry)
-        move = item.move if isinstance(item.move, Move) else read_move(item.move, "undone.move")
+        move = item.move if isinstance(item.move, Move) else read_move(item.move, "undone.move", strict=False)
         undone_at = item.undone_at
         if isinstance(undone_at, datetime):
             undone_at = undone_at.isoformat()

@@ -15,20 +15,18 @@ Only openpyxl's public API is used (no private modules or attributes), so an ope
 cannot silently break the files. A 50-table event workbook (200 sheets, some 65 000 styled
 cells) is saved in about a second and a half (``benchmarks/bench_reports.py``).
 
-Text is always written as text: a player named ``=1+1`` stays a name, never a formula.
+Text is always written as text (``cells.safe_cell``): a player named ``=1+1`` stays a name, never
+a formula.
 """
 
 from copy import copy
 from io import BytesIO
 
 from openpyxl import Workbook
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
+from openpyxl.cell.cell import Cell
 from openpyxl.styles import NamedStyle, PatternFill
 
-
-def clean_text(value):
-    """Text as a cell can hold it: characters XML forbids (control codes) left out."""
-    return ILLEGAL_CHARACTERS_RE.sub("", value)
+from .cells import cell_value, clean_text, safe_cell
 
 
 class Book:
@@ -112,16 +110,11 @@ class Sheet:
         return self.ws.oddFooter
 
     def _cell(self, value, style):
-        if isinstance(value, str):
-            value = clean_text(value)
         # a write-only cell (as ``WriteOnlyCell`` makes it) given its named style's style array
         # (``NamedStyle.as_tuple()``), as assigning ``cell.style = name`` does, without looking
         # the name up among the workbook's named styles for every cell
         array = self.book.styles[style].as_tuple() if style else None
-        cell = Cell(self.ws, row=1, column=1, value=value, style_array=array)
-        if cell.data_type == "f":  # a text starting with "=" is a name, not a formula
-            cell.data_type = "s"
-        return cell
+        return safe_cell(Cell(self.ws, row=1, column=1, value=cell_value(value), style_array=array))
 
     def write_rows(self):
         """Stream the cells to the sheet, row by row (empty rows and cells skipped over)."""

@@ -1,8 +1,10 @@
 """``facilitator serve``: the app on the venue's network with a production WSGI server.
 
-waitress (one process, many threads) is the default and runs everywhere. For a big event on
-Linux, ``--workers N`` (2–4) runs N processes under gunicorn: the one-time start-up work is done
-once, under a lock, and every worker opens its own database connections.
+waitress (one process, many threads) is the default and runs everywhere; server.py hardens it
+against idle and half-sent connections (deadlines, a cap per client address). For a big event on
+Linux or macOS, ``--workers N`` (2–4) runs N processes of that same server sharing one listening
+socket (prefork.py): the one-time start-up work is done once, before they are forked, and every
+worker opens its own database connections.
 
 Behind an HTTPS reverse proxy (``FACILITATOR_BEHIND_PROXY=1`` or ``--behind-proxy``) the server
 trusts the proxy's ``X-Forwarded-For``/``-Proto``/``-Host`` from the proxy's address only
@@ -15,6 +17,8 @@ import os
 import secrets
 import socket
 import sys
+
+from . import prefork, server
 
 
 def lan_address():
@@ -63,9 +67,8 @@ def _first_password(app):
 def make_app(args):
     from . import create_app
     behind = bool(args.behind_proxy or os.environ.get("FACILITATOR_BEHIND_PROXY"))
-    return create_app({"PUBLIC_URL": public_url(args), "BEHIND_PROXY": behind,
-                       # waitress applies the proxy's headers itself; gunicorn workers get ProxyFix
-                       "PROXY_HANDLED_BY_SERVER": behind and args.workers <= 1})
+    # waitress applies the proxy's headers itself (proxy_options), in every worker process
+    return create_app({"PUBLIC_URL": public_url(args), "BEHIND_PROXY": behind, "PROXY_HANDLED_BY_SERVER": behind})
 
 
 def cmd_serve(args):
@@ -77,41 +80,47 @@ def cmd_serve(args):
         print("facilitator: that address is this computer's own, no tablet can open it: connect to the "
               "venue's network, or give the address tablets use with --public-url", file=sys.stderr, flush=True)
     if args.workers > 1:
-        return _serve_gunicorn(app, args)
-    from waitress import serve
+        return _serve_workers(app, args)
+    return _serve(app, args, host=args.host, port=args.port)
+
+
+def _serve(app, args, **where):
+    """The hardened waitress server (server.py) in this process until SIGTERM or Ctrl+C;
+    ``where``: host and port, or ``sockets`` already listening (a forked worker's)."""
     # every tablet and projector keeps its connection open: waitress's default limit of 100
-    # open connections would leave later clients waiting at a big event
-    serve(app, host=args.host, port=args.port, threads=args.threads, ident="facilitator",
-          connection_limit=args.connection_limit, channel_timeout=120, **proxy_options(args))
-    return 0
-
-
-def _serve_gunicorn(app, args):
-    """N worker processes under gunicorn (Linux). The app is built once in the parent (start-up
-    work done, no connection left open) and forked into the workers."""
+    # open connections would leave later clients waiting at a big event; server.py guards the
+    # limit against idle and half-sent connections
+    from ..services import exports
+    exports.stop_with_server()  # SIGTERM stops the PDF worker process with the server
     try:
-        from gunicorn.app.base import BaseApplication
-    except ImportError:
-        print("serve: --workers needs gunicorn (pip install gunicorn), or use one process", file=sys.stderr)
-        return 2
-
-    class Server(BaseApplication):
-        def load_config(self):
-            self.cfg.set("bind", f"{args.host}:{args.port}")
-            self.cfg.set("workers", args.workers)
-            self.cfg.set("threads", args.threads)
-            self.cfg.set("worker_class", "gthread")
-            self.cfg.set("timeout", 120)
-            self.cfg.set("preload_app", True)
-            if args.behind_proxy or os.environ.get("FACILITATOR_BEHIND_PROXY"):
-                self.cfg.set("forwarded_allow_ips", args.proxy or os.environ.get("FACILITATOR_PROXY") or "127.0.0.1")
-
-        def load(self):
-            return app
-
-    app.extensions["facilitator.engine"].dispose()  # no connection is shared across the fork
-    Server().run()
+        server.serve(app, threads=args.threads, ident="facilitator", connection_limit=args.connection_limit,
+                     head_timeout=args.head_timeout, per_client_limit=args.per_client_limit,
+                     **where, **proxy_options(args))
+    finally:
+        exports.shutdown()
     return 0
+
+
+def _serve_workers(app, args):
+    """``--workers N``: N processes of the same server on one listening socket (prefork.py). The
+    app is built once here (start-up work done, no database connection left open) and forked."""
+    if not prefork.can_fork():
+        print("serve: --workers needs a system that can fork processes (Linux, macOS); on this one serve "
+              "with one process (the default)", file=sys.stderr)
+        return 2
+    try:
+        sockets = prefork.listening_sockets(args.host, args.port)
+    except OSError as err:
+        print(f"serve: cannot listen on {args.host}:{args.port}: {err}", file=sys.stderr)
+        return 2
+    app.extensions["facilitator.engine"].dispose()  # no connection is shared across the fork
+    print(f"facilitator: {args.workers} worker processes of {args.threads} threads each; the limits "
+          "(--connection-limit, --per-client-limit) apply to each", flush=True)
+    try:
+        return prefork.Supervisor(args.workers, lambda: _serve(app, args, sockets=sockets)).run()
+    finally:
+        for sock in sockets:
+            sock.close()
 
 
 def cmd_organizer_password(args):
@@ -140,15 +149,51 @@ def cmd_organizer_password(args):
     return 0
 
 
+def cmd_secret_key(args):
+    """Show where the secret key (it signs every browser's session and form tokens) is kept,
+    or with --rotate put a new one there. A new key ends every browser session and form
+    token: tablets open their table again (QR code or PIN), organizers sign in again, and
+    every app server must be restarted to sign with it."""
+    from .. import services
+    engine = services.db.engine_for()
+    services.db.startup(engine)  # a shared database's key is made here on a first start
+    folder = services.db.instance_path()
+    where = ("the database (every app server on it shares it)" if services.keys.shared(engine)
+             else f"{folder / services.keys.FILE} (this instance's own)")
+    if services.keys.from_environment():
+        print(f"secret-key: SECRET_KEY is set here and overrides the key kept in {where}; to change the key, "
+              "give every app server the same new SECRET_KEY and restart them", file=sys.stderr)
+        return 2 if args.rotate else 0
+    if not args.rotate:
+        made = services.keys.shared(engine) or (folder / services.keys.FILE).exists()
+        print(f"secret-key: {'kept' if made else 'to be made at the first start'} in {where}; "
+              "'facilitator secret-key --rotate' makes a new one")
+        return 0
+    services.keys.rotate(engine, folder)
+    print(f"secret-key: a new secret key is kept in {where}. Every browser session and form token made with "
+          "the old key has ended: tablets open their table again (QR code or PIN), organizers sign in again. "
+          "Restart every app server now: each signs with the key it read when it started.")
+    return 0
+
+
 def register(sub):
-    p = sub.add_parser("serve", help="run the app for the tablets on this network (waitress, or gunicorn workers)")
+    p = sub.add_parser("serve", help="run the app for the tablets on this network (waitress: one process, or "
+                                     "--workers of it)")
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--threads", type=int, default=8)
     p.add_argument("--workers", type=int, default=1,
-                   help="processes (gunicorn, Linux); 2–4 for a big event. Default 1: waitress")
+                   help="server processes sharing the port (Linux, macOS); 2–4 for a big event, each with "
+                        "--threads threads and its own --connection-limit and --per-client-limit. Default 1")
     p.add_argument("--connection-limit", type=int, default=1000,
-                   help="open connections served at once (tablets, projectors, browsers)")
+                   help="open connections served at once (tablets, projectors, browsers); when full, "
+                        "idle and half-sent ones are closed to make room")
+    p.add_argument("--head-timeout", type=float, default=server.HEAD_TIMEOUT,
+                   help="seconds a request's headers may take to arrive in full before the connection "
+                        "is closed (default %(default)s)")
+    p.add_argument("--per-client-limit", type=int, default=server.PER_CLIENT_LIMIT,
+                   help="open connections per client address (default %(default)s; a browser opens about 6); "
+                        "raise it when tablets share one address through a router, 0: no cap")
     p.add_argument("--public-url", help="the address tablets open, printed on the access sheet and in its QR "
                                         "codes (default: FACILITATOR_PUBLIC_URL, else this machine's LAN address)")
     p.add_argument("--behind-proxy", action="store_true",
@@ -159,3 +204,10 @@ def register(sub):
     p = sub.add_parser("organizer-password", help="set the organizer's password (stored hashed)")
     p.add_argument("--password", help="the new password (else FACILITATOR_ORGANIZER_PASSWORD, else a prompt)")
     p.set_defaults(func=cmd_organizer_password)
+
+    p = sub.add_parser("secret-key", help="where the key signing browser sessions and forms is kept; --rotate "
+                                          "makes a new one (ends every session: all sign in again)")
+    p.add_argument("--rotate", action="store_true",
+                   help="put a new key in place of the old one: every browser session and form token ends "
+                        "(tablets open their table again, organizers sign in again); restart every app server")
+    p.set_defaults(func=cmd_secret_key)

@@ -3,17 +3,16 @@ written under the exports folder (one folder per event), then sent to the browse
 
 import re
 import unicodedata
-from importlib import import_module
 from io import BytesIO
 
 from flask import abort, current_app, make_response, render_template, send_file
 
 from .. import reports, services
 from ..i18n import gettext as _
+from ..reports.games import PROTOCOL_MODULES, protocol_module
 
-#: the reports module of each game other than «16/25» (``facilitator.reports.<name>``): it makes
-#: ``table_protocol_xlsx`` and ``table_protocol_pdf`` (game, undone=, event=, event_date=)
-GAME_REPORTS = {"alter-ego-3": "alterego", "new-angeles": "newangeles"}
+#: the longest a progress page waits before it asks for its protocol again (seconds)
+MAX_REFRESH_SECONDS = 10
 
 MIMETYPES = {
     "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
@@ -34,6 +33,14 @@ def safe_filename(name, fallback="download"):
     return name
 
 
+def _speak_the_games_language(loaded):
+    """A table's files are in its game's languages, as its pages are (the one chosen on this
+    browser if the game speaks it, else the game's first): the same protocol, and the same kept
+    PDF, whichever address it is asked at, or the finish that started it."""
+    from . import use_locales
+    use_locales(loaded.ruleset.locales, loaded.table.ruleset)
+
+
 def _send(data, kind, ext, event_name, table_name=None):
     path = reports.write_export(data, current_app.config["EXPORTS_DIR"], kind, ext, event=event_name,
                                 table=table_name)
@@ -45,6 +52,7 @@ def table_download(session, table_id, kind):
     """One table's protocol (``protocol.xlsx``, ``protocol.pdf``) or blank paper protocol
     (``blank.pdf``): provisional mid-game, final after finish."""
     loaded = services.load(session, table_id)
+    _speak_the_games_language(loaded)
     event = services.events.get_event(session, loaded.table.event_id) if loaded.table.event_id else None
     event_name = event.name if event else _("Game")
     event_date = event.date if event else None
@@ -52,25 +60,22 @@ def table_download(session, table_id, kind):
         data = reports.blank_protocol_pdf(loaded.table.name, loaded.players, pack=loaded.pack, event=event_name,
                                           event_date=event_date)
         return _send(data, "blank", "pdf", event_name, loaded.table.name)
-    if loaded.game is None or loaded.broken:
+    if loaded.game is None or loaded.broken or loaded.table.ruleset not in PROTOCOL_MODULES:
         abort(404)
-    undone = loaded.undone_moves()
-    if loaded.table.ruleset in GAME_REPORTS:  # another game's own protocol
-        module = import_module(f"facilitator.reports.{GAME_REPORTS[loaded.table.ruleset]}")
-        ext = kind.rsplit(".", 1)[1]
-        make = module.table_protocol_xlsx if ext == "xlsx" else module.table_protocol_pdf
-        data = make(loaded.game, undone=undone, event=event_name, event_date=event_date)
-        return _send(data, "protocol", ext, event_name, loaded.table.name)
-    if kind == "protocol.xlsx":
-        data = reports.table_protocol_xlsx(loaded.game, undone=undone, event=event_name, event_date=event_date)
+    if kind == "protocol.xlsx":  # the game's own workbook, made here (a fraction of the PDF's time)
+        data = protocol_module(loaded.table.ruleset).table_protocol_xlsx(
+            loaded.game, undone=loaded.undone_moves(), event=event_name, event_date=event_date)
         return _send(data, "protocol", "xlsx", event_name, loaded.table.name)
     if kind == "protocol.pdf":
-        # made once per position, in a worker process; a long render shows its progress
+        # every game's: made once per position, in a worker process; a long render shows its progress
         data = services.exports.protocol_pdf_ready(loaded, event_name, event_date,
                                                    wait=current_app.config["PROTOCOL_WAIT_SECONDS"])
         if data is None:
-            response = make_response(render_template("host/preparing.html", loaded=loaded), 202)
-            response.headers["Refresh"] = "1"
+            # asked again in a second, or later when other protocols are to be made before it
+            ahead = services.exports.queue_place(loaded, event_name, event_date)
+            refresh = str(min(MAX_REFRESH_SECONDS, 1 + ahead))
+            response = make_response(render_template("host/preparing.html", loaded=loaded, refresh=refresh), 202)
+            response.headers["Refresh"] = refresh
             response.headers["Cache-Control"] = "no-store"
             return response
         return _send(data, "protocol", "pdf", event_name, loaded.table.name)
@@ -102,12 +107,13 @@ def event_download(session, event, kind):
 
 
 def start_protocol(session, table_id):
-    """Start making a finished table's protocol PDF in the background (in the language of this
-    screen), so that it is ready when the host or the organizer downloads it."""
+    """Start making a finished table's protocol PDF (any game's) in the background, in the
+    language of this screen, so that it is ready when the host or the organizer downloads it."""
     if not current_app.config["PREPARE_PROTOCOLS"]:
         return
     loaded = services.load(session, table_id)
-    if loaded.table.ruleset in GAME_REPORTS or loaded.game is None or loaded.broken:
+    if loaded.table.ruleset not in PROTOCOL_MODULES or loaded.game is None or loaded.broken:
         return
+    _speak_the_games_language(loaded)
     event = services.events.get_event(session, loaded.table.event_id) if loaded.table.event_id else None
     services.exports.start_protocol(loaded, event.name if event else _("Game"), event.date if event else None)

@@ -1,5 +1,6 @@
 """Setting up the event server (issue 5, item 2): the secret key is generated once and kept in
-the instance folder when none is configured, and the organizer's password is set through the
+the instance folder when none is configured (on SQLite: a shared database keeps it itself, see
+test_shared_key.py), and the organizer's password is set through the
 CLI (or printed by the first ``facilitator serve``) and stored hashed, never as typed."""
 
 import re
@@ -30,6 +31,7 @@ def signs_in(app, password):
     return response.status_code == 303 and browser.get("/organizer/").status_code == 200
 
 
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)  # a shared database keeps it: test_shared_key.py
 def test_the_secret_key_is_generated_once_and_kept_in_the_instance_folder(db_url, tmp_path, monkeypatch):
     from facilitator.web import create_app
     monkeypatch.delenv("SECRET_KEY", raising=False)
@@ -77,9 +79,9 @@ def test_organizer_password_stores_a_hash_and_the_password_signs_in(app, db_url,
 
 
 def test_the_first_serve_prints_a_generated_password_and_later_ones_do_not(app, db_url, monkeypatch, capsys):
-    import waitress
+    from facilitator.web import server
     served = []
-    monkeypatch.setattr(waitress, "serve", lambda app, **kw: served.append(kw))
+    monkeypatch.setattr(server, "serve", lambda app, **kw: served.append(kw))
     monkeypatch.setenv("DATABASE_URL", db_url)
     assert stored_hash(app) is None
     assert main(["serve", "--host", "127.0.0.1", "--port", "8123"]) == 0
