@@ -48,6 +48,7 @@ def cmd_replay(args):
 EXTENSIONS = {
     "serve": "facilitator.web.commands",
     "organizer-password": "facilitator.web.commands",
+    "secret-key": "facilitator.web.commands",
     "export": "facilitator.reports.commands",
     "pack": "facilitator.content.commands",
 }

@@ -1,8 +1,9 @@
 """The database behind the services: one engine per URL, one session per unit of work, and the
 one-time start-up work (migrations, the shipped packs, the organizer's password from the
-environment) done once however many server processes start at the same moment.
+environment, a shared database's secret key) done once however many server processes start at
+the same moment.
 
-Several processes: a server run under gunicorn starts 2–4 workers. Each worker gets its own
+Several processes: ``facilitator serve --workers N`` forks 2–4 workers. Each worker gets its own
 connections (a pool is emptied in a forked child, never shared across the fork), and the
 start-up work runs under a lock (PostgreSQL's advisory lock, a file lock beside a SQLite
 database), so one worker migrates and the others find the work done.
@@ -89,9 +90,11 @@ def _startup_lock(engine):
 
 def startup(engine, shipped=True):
     """Migrate the schema and store what the app ships (the sample packs, the organizer's
-    password from ``FACILITATOR_ORGANIZER_PASSWORD``), once, under the start-up lock. Leaves no
-    connection open, so a server that forks its workers after this shares none. ``shipped``
-    False only migrates (a command that manages the library itself)."""
+    password from ``FACILITATOR_ORGANIZER_PASSWORD``, a shared database's secret key: see
+    ``services.keys``), once, under the start-up lock. Leaves no connection open, so a server
+    that forks its workers after this shares none. ``shipped`` False only migrates (a command
+    that manages the library itself)."""
+    from . import keys
     from .access import ensure_password_from_env
     from .packs import ensure_shipped_packs
     with _startup_lock(engine), writing():
@@ -100,6 +103,7 @@ def startup(engine, shipped=True):
             with session_scope(engine) as s:
                 ensure_shipped_packs(s)
                 ensure_password_from_env(s)
+                keys.ensure_stored(s)  # servers starting together on one database agree on one key
                 from .tables import recheck_after_a_rules_change
                 recheck_after_a_rules_change(s)
     engine.dispose()

@@ -10,7 +10,6 @@ its ``with`` block (before the response is sent) or rolled back on an error.
 
 import contextlib
 import os
-import secrets
 from datetime import timedelta
 from pathlib import Path
 
@@ -56,30 +55,6 @@ class SessionInterface(SecureCookieSessionInterface):
 
     def get_cookie_secure(self, app):
         return bool(app.config["SESSION_COOKIE_SECURE"] or (request and request.is_secure))
-
-
-def _secret_key(folder):
-    """The configured secret key, or one generated once and kept in the instance folder (made
-    atomically, so workers starting together agree on it)."""
-    if os.environ.get("SECRET_KEY"):
-        return os.environ["SECRET_KEY"]
-    path = Path(folder) / "secret_key"
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            pass
-        else:
-            with os.fdopen(fd, "w") as fh:
-                fh.write(secrets.token_hex(32))
-    for _attempt in range(50):
-        key = path.read_text().strip()
-        if key:
-            return key
-        import time
-        time.sleep(0.02)  # another worker is writing it right now
-    raise RuntimeError(f"the secret key file {path} is empty")
 
 
 #: requests that may write: their transactions take the database's write lock before they read
@@ -133,19 +108,21 @@ def create_app(test_config=None):
     )
     if test_config:
         app.config.update(test_config)
-    if not app.config["SECRET_KEY"]:
-        app.config["SECRET_KEY"] = _secret_key(folder)
     if app.config["DATABASE_URL"] is None:
         app.config["DATABASE_URL"] = f"sqlite:///{folder / 'facilitator.db'}"
 
     engine = services.db.engine_for(app.config["DATABASE_URL"])
     services.db.startup(engine)
+    if not app.config["SECRET_KEY"]:
+        # SECRET_KEY, else the one every server on a shared database reads from it (so a
+        # tablet keeps its session whichever machine a proxy sends it to), else the instance's
+        app.config["SECRET_KEY"] = services.keys.app_key(engine, folder)
     app.extensions["facilitator.engine"] = engine
 
     if os.environ.get("FACILITATOR_BEHIND_PROXY") or app.config.get("BEHIND_PROXY"):
         # behind an HTTPS reverse proxy: trust its X-Forwarded-Proto/-Host/-For (one hop), from
-        # the proxy's own address only. Under ``facilitator serve`` (one process) waitress does
-        # this itself (its trusted-proxy options).
+        # the proxy's own address only. Under ``facilitator serve`` (any number of workers)
+        # waitress does this itself (its trusted-proxy options).
         if not app.config.get("PROXY_HANDLED_BY_SERVER"):
             proxies = app.config.get("TRUSTED_PROXIES") or os.environ.get("FACILITATOR_PROXY") or "127.0.0.1"
             app.wsgi_app = TrustedProxyFix(app.wsgi_app, proxies)
