@@ -144,17 +144,14 @@ def describe_error(err):
 
 
 def _localized(params):
-    """Message parameters with the game's keys (skills, eras, colours) as names."""
+    """Message parameters with the game's keys (skills, eras, colours) as names. Only a text
+    is looked up: a refusal may quote whatever was sent (a list where a colour belongs)."""
     out = dict(params)
-    for key in ("skill",):
-        if key in out:
-            out[key] = skill_name(out[key])
-    for key in ("era", "card_era"):
-        if key in out:
-            out[key] = era_name(out[key])
-    for key in ("color", "card_color"):
-        if key in out:
-            out[key] = color_name(out[key])
+    for keys, name in ((("skill",), skill_name), (("era", "card_era"), era_name),
+                       (("color", "card_color"), color_name)):
+        for key in keys:
+            if isinstance(out.get(key), str):
+                out[key] = name(out[key])
     return out
 
 

@@ -32,6 +32,11 @@ class Special:
         return out
 
 
+#: the keys of a card object (RECORD.md 1) and of its special
+CARD_KEYS = frozenset(("code", "era", "color", "title", "text", "conditions", "losses", "gains", "free", "special"))
+SPECIAL_KEYS = frozenset(("text", "redistribute"))
+
+
 @dataclass(frozen=True)
 class Card:
     code: str | None
@@ -151,6 +156,9 @@ def read_card(data, path, require_code=True, require_era=True, errors=None):
 
     def era_of():
         era = require(data, "era", path)
+        if not isinstance(era, str):
+            raise MalformedError(f"{path}.era", "must be one of {allowed}, got {value!r}",
+                                 allowed=", ".join(ERA_KEYS), value=shown(era))
         if era not in ERA_KEYS:
             raise MalformedError(f"{path}.era", "unknown era {era!r}; the eras are {allowed}",
                                  era=shown(era), allowed=", ".join(ERA_KEYS))
@@ -158,6 +166,9 @@ def read_card(data, path, require_code=True, require_era=True, errors=None):
 
     def color_of():
         color = require(data, "color", path)
+        if not isinstance(color, str):
+            raise MalformedError(f"{path}.color", "must be one of {allowed}, got {value!r}",
+                                 allowed=", ".join(COLORS), value=shown(color))
         if color not in COLORS:
             raise MalformedError(f"{path}.color", "unknown colour {color!r}; the colours are {allowed}",
                                  color=shown(color), allowed=", ".join(COLORS))

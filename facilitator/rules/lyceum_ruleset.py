@@ -5,6 +5,7 @@ RECORD.md gives them; a setup is stored as the record's list of players."""
 import json
 from importlib import resources
 
+from .fields import MAX_PLAYERS_LISTED, read_list
 from .game import Game
 from .moves import read_move as _read_move
 from .pack import read_pack
@@ -23,7 +24,8 @@ def default_pack_data():
 
 def read_setup(value, path="players"):
     """The stored setup (a list of record players) as the engine's ``PlayerSetup`` list."""
-    return [read_player(p, f"{path}[{i}]") for i, p in enumerate(value or [])]
+    players = read_list(value, path, MAX_PLAYERS_LISTED) if value is not None else []
+    return [read_player(p, f"{path}[{i}]") for i, p in enumerate(players)]
 
 
 def setup_json(setup):
@@ -36,8 +38,10 @@ def new_game(pack, setup, table=""):
     return Game(pack, setup, table=table)
 
 
-def read_move(data, path="move"):
-    return _read_move(data, path)
+def read_move(data, path="move", *, strict=True):
+    """A move from its JSON object: ``strict`` refuses a key its type does not take (a move
+    from a tablet, a form or the API); else the key is dropped (a record, a stored log)."""
+    return _read_move(data, path, strict=strict)
 
 
 def make_record(table, pack, setup, moves):

@@ -1,24 +1,30 @@
 """Moves (ходы) as the game record carries them (RECORD.md 2), read and written exactly.
 
-A move keeps its optional ``at`` and ``note`` and any key it does not know, so a record
-written back out loses nothing.
+A move holds only its type's fields and the optional ``at`` and ``note``, each bounded. A move
+sent by a tablet, a form or the API with any other key is refused, naming the key; a record
+file's reader ignores such keys (RECORD.md 2) and drops them, so nothing unbounded is kept. A
+valid record is written back exactly as it came (an ``at`` or ``note`` given as ``null``
+included).
 """
 
 from dataclasses import dataclass, field
 
-from .cards import COLORS, Card
+from .cards import CARD_KEYS, COLORS, SPECIAL_KEYS, Card
 from .errors import MalformedError
-from .fields import (LINE, LINES, MAX_CODE, MAX_NAME, MAX_NOTE, MAX_XP_CHANGE, check_text, read_int, read_object,
-                     read_skill_map, read_text, require, shown)
+from .fields import (LINE, LINES, MAX_CODE, MAX_NAME, MAX_NOTE, MAX_XP_CHANGE, KeySet, check_text, only_known,
+                     read_int, read_object, read_skill_map, read_text, require, shown)
 from .skills import compact
 
 MAIN_MOVES = ("draw", "rest", "share", "pass")
 MOVE_TYPES = MAIN_MOVES + ("play_deferred", "allocate", "adjust", "finish")
 DECISIONS = ("play", "defer", "discard")
+#: where a drawn card came from, when the record says: "app-deck", the app's own deck drew it
+#: (the host's draw screen; left out when the host typed or picked the card)
+SOURCES = ("app-deck",)
 
 #: the keys each move type knows, besides "type", "at" and "note"
 MOVE_FIELDS = {
-    "draw": ("player", "color", "card", "decision", "redistribute"),
+    "draw": ("player", "color", "card", "decision", "redistribute", "source"),
     "rest": ("player", "redistribute"),
     "share": ("player",),
     "pass": ("player",),
@@ -27,7 +33,8 @@ MOVE_FIELDS = {
     "adjust": ("player", "xp", "sp", "reason"),
     "finish": (),
 }
-_COMMON = ("type", "at", "note")
+#: every key a move of the type may hold
+ALLOWED = {kind: KeySet(("type",) + keys + ("at", "note")) for kind, keys in MOVE_FIELDS.items()}
 
 
 @dataclass(frozen=True)
@@ -41,9 +48,10 @@ class Move:
     xp: int | None = None
     redistribute: dict | None = None
     reason: str | None = None
+    source: str | None = None  # a draw's: "app-deck" when the app's deck drew the card
     at: str | None = None
     note: str | None = None
-    extra: dict = field(default_factory=dict)  # unknown keys, kept as they came
+    extra: dict = field(default_factory=dict)  # ``at`` or ``note`` given as null, written back as they came
     raw_card: dict | None = field(default=None, compare=False)  # a hand-entered card as it came
 
     @property
@@ -75,6 +83,8 @@ class Move:
             out["redistribute"] = compact(self.redistribute)
         if self.reason is not None:
             out["reason"] = self.reason
+        if self.source is not None:
+            out["source"] = self.source
         if self.at is not None:
             out["at"] = self.at
         if self.note is not None:
@@ -83,21 +93,25 @@ class Move:
         return out
 
 
-def read_move(data, path="move"):
-    """A ``Move`` from its JSON object; raises ``MalformedError`` naming the bad field."""
+def read_move(data, path="move", *, strict=True):
+    """A ``Move`` from its JSON object; raises ``MalformedError`` naming the bad field.
+
+    ``strict`` (a move sent by a tablet, a form or the API): a key its type does not take is
+    refused. Else (a record file) such a key is ignored and dropped (RECORD.md 2)."""
     from .pack import read_inline_card  # pack imports cards only; avoid a cycle at import time
 
     data = read_object(data, path)
     kind = require(data, "type", path)
-    if kind not in MOVE_TYPES:
+    if not isinstance(kind, str) or kind not in MOVE_TYPES:
         raise MalformedError(f"{path}.type", "unknown move type {kind!r}; the types are {allowed}",
                              kind=shown(kind), allowed=", ".join(MOVE_TYPES))
+    data = only_known(data, ALLOWED[kind], path, strict)
     known = MOVE_FIELDS[kind]
     args = {"type": kind}
     if "player" in known:
         args["player"] = read_text(require(data, "player", path), f"{path}.player", limit=MAX_NAME)
     if kind == "draw":
-        color = require(data, "color", path)
+        color = text_choice(require(data, "color", path), f"{path}.color", COLORS)
         if color not in COLORS:
             raise MalformedError(f"{path}.color", "unknown colour {color!r}; the colours are {allowed}",
                                  color=shown(color), allowed=", ".join(COLORS))
@@ -106,13 +120,18 @@ def read_move(data, path="move"):
         if isinstance(card, str):
             args["card"] = read_text(card, f"{path}.card", limit=MAX_CODE)
         else:
-            args["card"] = read_inline_card(card, f"{path}.card")
-            args["raw_card"] = card
-        decision = require(data, "decision", path)
+            args["card"] = read_inline_card(card, f"{path}.card", strict=strict)
+            args["raw_card"] = raw_card(card)
+        decision = text_choice(require(data, "decision", path), f"{path}.decision", DECISIONS)
         if decision not in DECISIONS:
             raise MalformedError(f"{path}.decision", "unknown decision {decision!r}; allowed: {allowed}",
                                  decision=shown(decision), allowed=", ".join(DECISIONS))
         args["decision"] = decision
+    if kind == "draw" and data.get("source") is not None:
+        args["source"] = text_choice(data["source"], f"{path}.source", SOURCES)
+        if args["source"] not in SOURCES:
+            raise MalformedError(f"{path}.source", "must be one of {allowed}, got {value!r}",
+                                 allowed=", ".join(SOURCES), value=shown(args["source"]))
     if "redistribute" in known and data.get("redistribute") is not None:
         args["redistribute"] = read_skill_map(data["redistribute"], f"{path}.redistribute", signed=True)
     if kind == "allocate":
@@ -128,9 +147,28 @@ def read_move(data, path="move"):
             if not isinstance(data[key], str):
                 raise MalformedError(f"{path}.{key}", "must be a text")
             args[key] = check_text(data[key], f"{path}.{key}", limit, keep)
-    args["extra"] = {k: v for k, v in data.items()
-                     if (k not in known and k not in _COMMON) or (k in ("at", "note") and v is None)}
+    nulls = {k: None for k in ("at", "note") if k in data and data[k] is None}
+    if nulls:
+        args["extra"] = nulls
     return Move(**args)
+
+
+def text_choice(value, path, allowed):
+    """A choice's value as a text: anything else (a list, an object) is refused as not one of
+    ``allowed`` (a colour's or a decision's own refusal would look its name up by it)."""
+    if not isinstance(value, str):
+        raise MalformedError(path, "must be one of {allowed}, got {value!r}", allowed=", ".join(allowed),
+                             value=shown(value))
+    return value
+
+
+def raw_card(card):
+    """A hand-entered card as written back: its object as it came, but only the keys a card
+    has (a record's reader drops any other; a tablet's move with one was refused already)."""
+    out = {k: v for k, v in card.items() if k in CARD_KEYS}
+    if isinstance(out.get("special"), dict) and not out["special"].keys() <= SPECIAL_KEYS:
+        out["special"] = {k: v for k, v in out["special"].items() if k in SPECIAL_KEYS}
+    return out
 
 
 def read_xp_change(value, path):

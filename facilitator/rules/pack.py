@@ -7,11 +7,11 @@ organizer fixes their deck in one pass instead of one error at a time.
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
-from .cards import colour_breaks, read_card
+from .cards import CARD_KEYS, SPECIAL_KEYS, colour_breaks, read_card
 from .errors import MalformedError, PackError, Problem
 from .fields import (LABEL, MAX_CARDS, MAX_CHARACTERS, MAX_CODE, MAX_ID, MAX_LEVELS, MAX_NAME, MAX_SP, MAX_TEXT,
-                     MAX_TITLE, MAX_XP, PRINTED, FieldErrors, check_text, is_int, read_skill_map, read_text, require,
-                     shown)
+                     MAX_TITLE, MAX_XP, PRINTED, FieldErrors, check_text, is_int, only_known, read_object, read_skill_map,
+                     read_text, require, shown)
 from .skills import SKILLS
 
 PACK_FORMAT = "lyceum-pack/1"
@@ -283,6 +283,13 @@ def check_inline_card(card, path):
     return card
 
 
-def read_inline_card(data, path):
+def read_inline_card(data, path, strict=True):
+    """A card typed in by hand (a draw's ``card`` object). ``strict``: a key a card does not
+    have is refused (a move sent by a tablet or the API); else ignored (a record file)."""
+    data = only_known(read_object(data, path), CARD_KEYS, path, strict)
+    special = data.get("special")
+    if isinstance(special, dict):
+        special = only_known(special, SPECIAL_KEYS, f"{path}.special", strict)
+        data = dict(data, special=special)
     return check_inline_card(read_card(data, path, require_code=False, require_era=False), path)
 

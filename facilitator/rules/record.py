@@ -75,7 +75,7 @@ def read_record(data):
     raw_players = read_list(require(data, "players", ""), "players", MAX_PLAYERS_LISTED)
     players = [read_player(p, f"players[{i}]") for i, p in enumerate(raw_players)]
     moves = read_list(require(data, "moves", ""), "moves", MAX_MOVES)
-    moves = [read_move(m, f"moves[{i}]") for i, m in enumerate(moves)]
+    moves = [read_move(m, f"moves[{i}]", strict=False) for i, m in enumerate(moves)]  # unknown keys: ignored
     extra = {k: v for k, v in data.items() if k not in _KNOWN}
     return Record(table=table, pack=pack, players=players, moves=moves, extra=extra, raw_content=content,
                   raw_players=list(raw_players))

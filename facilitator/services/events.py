@@ -24,7 +24,7 @@ from .packs import ensure_sample, pack_of, row_by_id, store_pack
 BACKUP_FORMAT = "facilitator-event-backup/2"
 BACKUP_FORMATS = ("facilitator-event-backup/1", BACKUP_FORMAT)
 STALLED_SECONDS = 300  # no move for 5 minutes at a table in play: the dashboard warns
-MAX_TABLES = 500  # an event's tables, in a backup as on the dashboard
+MAX_TABLES = table_service.MAX_EVENT_TABLES  # an event's tables, in a backup as on the dashboard
 
 
 class BackupError(ValueError):

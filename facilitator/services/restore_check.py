@@ -11,9 +11,11 @@ from datetime import date, datetime, timezone
 from ..rules import registry
 from ..rules.errors import PackError, RulesError
 from ..storage.models import LYCEUM
-from .tables import TAKE_BACK, replay_log
+from .tables import MAX_EVENT_TABLES, TAKE_BACK, replay_log
 
-MAX_TABLES = 500
+MAX_TABLES = MAX_EVENT_TABLES  # as many as an event holds
+#: a table's log rows: a game record's moves (``MAX_MOVES``, an imported record), each taken back
+#: at most once; a log the app writes holds far fewer (``tables.MAX_LOG_MOVES``)
 MAX_LOG = 20000
 MAX_PACKS = 100
 NAME_MAX, HOST_MAX, AUTHOR_MAX = 100, 100, 100
@@ -223,7 +225,9 @@ class _Checker:
             if kind == "move":
                 if not isinstance(data, dict):
                     raise _error("{where}: a move needs its data", where=at)
-                rules.read_move(data, f"log[{i}].data")  # MalformedError: named, nothing stored
+                # MalformedError: named, nothing stored. Read as a record's move: a key an earlier
+                # version kept on a move is ignored and not restored (issue 17)
+                data = rules.read_move(data, f"log[{i}].data", strict=False).to_dict()
                 if undoes is not None:
                     raise _error("{where}: a move takes nothing back", where=at)
                 moves.add(seq)
@@ -241,6 +245,14 @@ class _Checker:
             self.check_replay(plan, where, t.get("record"))
         return plan
 
+    def _normal(self, move):
+        """A record's move as the log keeps it (keys no move has left out), or as it came if
+        it is not a move at all (it then does not match the log)."""
+        try:
+            return self.rules.read_move(move, strict=False).to_dict()
+        except RulesError:
+            return move
+
     def check_replay(self, plan, where, record):
         """The table's moves in force replay, and agree with the record the backup holds."""
         undone = {r["undoes"] for r in plan.log if r["kind"] in TAKE_BACK}
@@ -256,7 +268,8 @@ class _Checker:
         strip = ("at", "note")
 
         def bare(moves):
-            return [{k: v for k, v in m.items() if k not in strip} if isinstance(m, dict) else m for m in moves]
+            return [{k: v for k, v in self._normal(m).items() if k not in strip} if isinstance(m, dict) else m
+                    for m in moves]
         if bare(record["moves"]) != bare([json.loads(r.data) for r in active]):
             raise _error("{where}: the record does not match the log", where=where)
         return game

@@ -25,7 +25,7 @@ from functools import lru_cache
 from datetime import datetime, timezone
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import bindparam, func, insert, update
+from sqlalchemy import LargeBinary, bindparam, cast, func, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import select
@@ -170,7 +170,7 @@ class LoadedTable:
     def record(self):
         """The table's game record: the moves in force, taken-back ones left out."""
         rules = self.ruleset
-        moves = [rules.read_move(json.loads(r.data)) for r in self.active]
+        moves = [rules.read_move(json.loads(r.data), strict=False) for r in self.active]
         return rules.make_record(self.table.name, self.pack, self.setup, moves)
 
     def public_record(self):
@@ -215,6 +215,7 @@ class GameCache:
     def __init__(self, size=4096):
         self.size = size
         self._items = OrderedDict()
+        self._log_bytes = OrderedDict()  # (table id, created at, seq) -> the bytes of its log's moves
         self._lock = threading.Lock()
 
     @staticmethod
@@ -239,6 +240,19 @@ class GameCache:
     def clear(self):
         with self._lock:
             self._items.clear()
+            self._log_bytes.clear()
+
+    def log_bytes(self, key):
+        """The bytes a table's log held at a position this process wrote (None: not known)."""
+        with self._lock:
+            return self._log_bytes.get(key)
+
+    def keep_log_bytes(self, key, value):
+        with self._lock:
+            self._log_bytes[key] = value
+            self._log_bytes.move_to_end(key)
+            while len(self._log_bytes) > self.size:
+                self._log_bytes.popitem(last=False)
 
 
 _caches = WeakKeyDictionary()  # one cache per database engine (a test's fresh database, a server's one)
@@ -373,7 +387,9 @@ def replay_log(rules, pack, players_json, table_name, rows):
         data = None
         try:
             data = json.loads(row.data)
-            results[row.seq] = game.apply(rules.read_move(data))
+            # read as a record's move: a key a log stored before moves were held to their
+            # fields (issue 17) is ignored, so that log still replays
+            results[row.seq] = game.apply(rules.read_move(data, strict=False))
         except (RulesError, ValueError, TypeError, KeyError) as err:
             return game, results, Problem(seq=row.seq, number=number, move=data, error=err)
     return game, results, None
@@ -486,6 +502,51 @@ def _append(session, loaded, row, values, expected_seq):
 _INSERT_ROW = insert(MoveRow.__table__)
 
 
+# ----- how much one table's log keeps (issue 17) ----------------------------------------------------
+# Every move is bounded by its game's reader, but a tablet sending large moves (or a move and its
+# undo) in a loop could still grow one table, and its event's backup, past what a restore takes.
+# benchmarks/bench_backup_bounds.py prints the figures these are set from.
+
+#: Log rows a move may follow: a move is refused once the log holds this many rows (moves and the
+#: undo, void and reopen rows taking them back). A whole game takes a few hundred (a «16/25» game
+#: about 300, a long Alter Ego game 600); each take-back row takes back one move, so a log never
+#: holds more than twice this many rows, far below what a restore accepts (``restore_check.MAX_LOG``).
+MAX_LOG_MOVES = 3_000
+#: The bytes (UTF-8 JSON, as stored) of the moves one table's log keeps, undone ones included: a
+#: whole game takes 10 to 60 KB.
+MAX_LOG_BYTES = 512 * 1024
+
+
+class LogFull(MalformedError):
+    """The table's log keeps no more moves (``MAX_LOG_MOVES``, ``MAX_LOG_BYTES``): nothing is
+    recorded; the game's record can still be exported and the game go on at a new table."""
+
+
+def _check_room(session, table, after, size):
+    """Refuse (``LogFull``) a move of ``size`` bytes the table's log has no room for after row
+    ``after``; else the bytes its log's moves will take with it."""
+    if after >= MAX_LOG_MOVES:
+        raise LogFull("move", "this table's log is full: it keeps at most {limit} moves and undos; nothing was "
+                      "recorded", limit=MAX_LOG_MOVES)
+    used = game_cache(session).log_bytes((table.id, table.created_at, after))  # known after this process's last move
+    if used is None:
+        used = _log_bytes(session, table.id, after)
+    if used + size > MAX_LOG_BYTES:
+        raise LogFull("move", "this table's log is full: its moves take {used} bytes, this one {size} more, and a "
+                      "table keeps at most {limit}; nothing was recorded", used=used, size=size, limit=MAX_LOG_BYTES)
+    return used + size
+
+
+def _log_bytes(session, table_id, upto):
+    """The UTF-8 bytes of the moves a table's log keeps up to row ``upto`` (one indexed sum)."""
+    if session.get_bind().dialect.name == "postgresql":
+        size = func.octet_length(MoveRow.data)
+    else:  # SQLite: a text's length as a blob is its byte count
+        size = func.length(cast(MoveRow.data, LargeBinary))
+    return session.exec(select(func.coalesce(func.sum(size), 0))
+                        .where(MoveRow.table_id == table_id, MoveRow.seq <= upto)).one()
+
+
 def record_move(session, table_id, move, after, author=None, client_id=None):
     """Check ``move`` against the rules and append it after ``after``. Returns ``(loaded, result)``.
 
@@ -511,7 +572,9 @@ def record_move(session, table_id, move, after, author=None, client_id=None):
     if "at" not in data:
         data["at"] = now_iso()
     seq = after + 1
-    row = MoveRow(table_id=loaded.table.id, seq=seq, kind="move", data=json.dumps(data, ensure_ascii=False),
+    text = json.dumps(data, ensure_ascii=False)
+    used = _check_room(session, loaded.table, after, len(text.encode("utf-8")))
+    row = MoveRow(table_id=loaded.table.id, seq=seq, kind="move", data=text,
                   author=author, client_id=client_id or None)
     values = dict(_head_values(loaded, game, None, loaded.table.move_count + 1, moved=True), seq=seq)
     if not _append(session, loaded, row, values, after):
@@ -522,6 +585,8 @@ def record_move(session, table_id, move, after, author=None, client_id=None):
         loaded._log.append(row)
     loaded.game, loaded.results = game, results
     _keep(session, loaded, seq, game, results, None)
+    cache, table = game_cache(session), loaded.table
+    after_commit(session, lambda: cache.keep_log_bytes((table.id, table.created_at, seq), used))
     return loaded, result
 
 
@@ -583,6 +648,10 @@ def _take_back(session, loaded, target_seq, kind, after, author):
     loaded.undone = undone
     loaded.game, loaded.results, loaded.problem = game, results, problem
     _keep(session, loaded, seq, game, results, problem)
+    cache, table = game_cache(session), loaded.table
+    used = cache.log_bytes((table.id, table.created_at, after))
+    if used is not None:  # a take-back row holds no move: the log's moves take what they took
+        after_commit(session, lambda: cache.keep_log_bytes((table.id, table.created_at, seq), used))
     return row
 
 
@@ -638,9 +707,31 @@ def void(session, table_id, seq, after, author="organizer"):
 
 
 # ----- the setup and what the replay depends on ------------------------------------------------
+#: the most tables one event holds: what its backup may list (``restore_check``), so every
+#: backup the app writes is one it can restore
+MAX_EVENT_TABLES = 500
+
+
+class EventFull(ValueError):
+    """An event holds ``MAX_EVENT_TABLES`` tables already: no table is added (an English
+    ``template`` and its ``params``, as the screens translate them)."""
+
+    template = "An event holds at most {limit} tables; this one has {count}. No table was added."
+
+    def __init__(self, count, limit=MAX_EVENT_TABLES):
+        self.params = {"limit": limit, "count": count}
+        super().__init__(self.template.format(**self.params))
+
+
 def create_table(session, name, pack_row, event_id=None, host_name=None, deck_seed=None, access=False):
     """A new table without players yet: the host's setup screen comes next. ``access`` gives it
-    a host link and PIN at once (a table created by a lone host, or for an event)."""
+    a host link and PIN at once (a table created by a lone host, or for an event). An event
+    that holds ``MAX_EVENT_TABLES`` tables already raises ``EventFull``."""
+    if event_id is not None:
+        count = session.exec(select(func.count()).select_from(GameTable)
+                             .where(GameTable.event_id == event_id)).one()
+        if count >= MAX_EVENT_TABLES:
+            raise EventFull(count, MAX_EVENT_TABLES)
     table = GameTable(name=name.strip(), pack_id=pack_row.id, ruleset=pack_row.ruleset, event_id=event_id,
                       host_name=host_name,
                       deck_seed=deck_seed if deck_seed is not None else secrets.randbelow(2 ** 31))
@@ -734,14 +825,18 @@ def import_record(session, data, name=None, event_id=None, ruleset=None):
         raise WrongGame(rules.key, ruleset)
     record = rules.read_record(data)
     rules.replay(record)  # refuse a record that breaks the rules before anything is written
+    texts = [json.dumps(move.to_dict(), ensure_ascii=False) for move in record.moves]
+    size = sum(len(text.encode("utf-8")) for text in texts)
+    if size > MAX_LOG_BYTES:  # as much as a table's log keeps (its moves are at most MAX_LOG_MOVES)
+        raise LogFull("moves", "the record's moves take {size} bytes, and a table keeps at most {limit}",
+                      size=size, limit=MAX_LOG_BYTES)
     pack_row = store_pack(session, record.pack, rules.key)
     table = create_table(session, name or record.table, pack_row, event_id=event_id)
     setup = _record_setup(rules, record)
     table.players = json.dumps(rules.setup_json(setup), ensure_ascii=False)
     session.add(table)
-    for i, move in enumerate(record.moves, start=1):
-        session.add(MoveRow(table_id=table.id, seq=i, kind="move",
-                            data=json.dumps(move.to_dict(), ensure_ascii=False), author="import"))
+    for i, text in enumerate(texts, start=1):
+        session.add(MoveRow(table_id=table.id, seq=i, kind="move", data=text, author="import"))
     session.flush()
     refresh_head(session, table)
     return table
@@ -833,7 +928,7 @@ def problem_of(table):
     return json.loads(table.problem) if table.problem else None
 
 
-__all__ = ["list_tables", "log_row", "TableNotFound", "SetupLocked", "StaleSetup", "StaleMove", "TableBroken", "FinishedTable",
+__all__ = ["list_tables", "log_row", "TableNotFound", "EventFull", "MAX_EVENT_TABLES", "SetupLocked", "StaleSetup", "StaleMove", "TableBroken", "FinishedTable",
            "NotFinished", "WrongGame", "LoadedTable", "Problem", "load", "load_many", "get_table", "record_move",
            "record_batch", "undo", "reopen", "void", "create_table", "set_players", "adopt_pack", "set_timer",
            "rename", "import_record", "refresh_head", "heads", "problem_of", "table_by_token", "table_by_pin",

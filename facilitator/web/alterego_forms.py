@@ -5,14 +5,14 @@ The forms check only the shape (a date is a date, a number is a number); every r
 engine's (``read_setup``, ``Game.check``)."""
 
 from wtforms import DateField, FieldList, FormField, IntegerField, SelectField, StringField
-from wtforms.validators import Length, NumberRange, Optional
+from wtforms.validators import Length, Optional
 
 from ..i18n import gettext as _
 from ..rules.alterego.moves import MOVE_FIELDS
 from ..rules.alterego.pack import EVENT_FIELDS
 from ..rules.errors import MalformedError
 from ..safejson import loads as safe_loads
-from .forms import BaseForm, NestedForm
+from .forms import BaseForm, NestedForm, NumberRange
 
 #: the most seats a setup form offers (a pack of 18 actives seats 6)
 MAX_SEATS = 6

@@ -20,7 +20,7 @@ from ..i18n import gettext as _
 from ..i18n import describe_error, translate_error
 from ..rules import IllegalMoveError, MalformedError, RulesError, SetupError
 from ..safejson import JSONInputError, loads as safe_loads
-from . import db, db_session
+from . import db, db_session, games
 from .auth import ORGANIZER, client_key, is_organizer, may_host, throttle
 from .openapi import openapi_document
 
@@ -145,10 +145,7 @@ def _stale(err):
     if err.already:
         return error(409, "already_recorded", _("This move was already recorded; nothing was added."),
                      already_recorded=True, seq=err.actual, recorded_seq=err.recorded_seq)
-    return error(409, "stale", _("The table has changed on another device since this screen was drawn "
-                                 "(move #{expected}, now #{actual}). The move was NOT recorded: check the "
-                                 "screen and repeat it if needed.", expected=err.expected, actual=err.actual),
-                 already_recorded=False, seq=err.actual)
+    return error(409, "stale", games.stale_text(err), already_recorded=False, seq=err.actual)
 
 
 def _broken(err):
@@ -180,7 +177,6 @@ def sign_in():
         if not isinstance(password, str) or not services.access.check_password(s, password[:1000]):
             gate.failed(client_key())
             return error(401, "wrong_password", _("Wrong password"))
-        gate.succeeded(client_key())
         secret = services.access.start_session(s)
     return jsonify({"token": "org_" + secret}), 201
 
@@ -279,7 +275,11 @@ def add_table(event_id):
         ev = services.events.get_event(s, event_id)
         if ev is None:
             return error(404, "not_found", _("There is no such event"))
-        table = services.events.add_table(s, ev, form.name.data.strip(), (form.host_name.data or "").strip() or None)
+        try:
+            table = services.events.add_table(s, ev, form.name.data.strip(),
+                                              (form.host_name.data or "").strip() or None)
+        except services.tables.EventFull as e:
+            return error(409, "event_full", describe_error(e), limit=e.params["limit"])
         out = _table_json(table)
     return jsonify(out), 201
 
@@ -441,9 +441,7 @@ def post_batch(table_id):
         code, message = "stale", str(e)
         if isinstance(e, services.StaleMove):
             code = "stale"
-            message = _("The table has changed on another device since this screen was drawn "
-                        "(move #{expected}, now #{actual}). The move was NOT recorded: check the "
-                        "screen and repeat it if needed.", expected=e.expected, actual=e.actual)
+            message = games.stale_text(e, undo=bool(items[stop["index"]].get("undo")))
         elif isinstance(e, IllegalMoveError):
             code, message = e.code, translate_error(e)
         elif isinstance(e, services.TableBroken):
@@ -480,9 +478,7 @@ def undo(table_id):
     except services.TableNotFound:
         return error(404, "not_found", _("There is no such table"))
     except services.StaleMove as e:
-        return error(409, "stale", _("The table has changed on another device (move #{expected}, now #{actual}); "
-                                     "nothing was undone.", expected=e.expected, actual=e.actual),
-                     already_recorded=False, seq=e.actual)
+        return error(409, "stale", games.stale_text(e, undo=True), already_recorded=False, seq=e.actual)
     except services.TableBroken as e:
         return _broken(e)
     except services.FinishedTable:

@@ -9,7 +9,8 @@ from wtforms import (DateField, FieldList, FormField, HiddenField, IntegerField,
                      TextAreaField)
 from wtforms import Form as PlainForm
 from wtforms import i18n as wtforms_i18n
-from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import InputRequired, Length, Optional, ValidationError
+from wtforms.validators import NumberRange as _NumberRange
 
 from ..i18n import gettext as _
 from ..i18n import get_locale, skill_name, translate_error
@@ -19,6 +20,31 @@ from ..rules.fields import MAX_CODE, MAX_NAME, MAX_SP, MAX_TEXT, MAX_TITLE, MAX_
 from ..rules.setup import DECLARATION_BONUS, EXTRA_SP
 
 RANDOM = "__random__"
+
+
+class NumberRange(_NumberRange):
+    """WTForms' ``NumberRange`` for whole numbers of any length. Its own check converts the
+    number to a float, which overflows past 308 digits: a 400-digit XP typed into a form was a
+    server error instead of "Number must be between …". A whole number is compared as it is."""
+
+    def __call__(self, form, field):
+        data = field.data
+        if isinstance(data, int) and not isinstance(data, bool):
+            low, high = self._resolve(self.min), self._resolve(self.max)
+            if (low is None or data >= low) and (high is None or data <= high):
+                return
+            # out of range: the parent words the refusal (it refuses None, never converting it)
+            return super().__call__(form, _Refused(field))
+        return super().__call__(form, field)
+
+
+class _Refused:
+    """A field stand-in whose value is out of any range, for ``NumberRange``'s own message."""
+
+    def __init__(self, field):
+        self.data = None
+        self.gettext = field.gettext
+        self.ngettext = field.ngettext
 
 
 class BaseForm(FlaskForm):
@@ -198,11 +224,10 @@ class DrawForm(AfterForm):
     source = HiddenField()  # "deck" when the app's own deck drew the card
 
     def move(self, card_object=None):
-        extra = {"source": "app-deck"} if self.source.data == "deck" else {}
         return Move("draw", player=self.player.data, color=self.color.data,
                     card=card_object if card_object is not None else self.card.data,
-                    decision=self.decision.data,
-                    redistribute=_signed_map(self.redistribute.form) or None, extra=extra)
+                    decision=self.decision.data, redistribute=_signed_map(self.redistribute.form) or None,
+                    source="app-deck" if self.source.data == "deck" else None)
 
 
 class PlayDeferredForm(AfterForm):
@@ -462,6 +487,10 @@ def _name_check(maximum, message):
     return check
 
 
+#: tables an event may open at once, when it is created (more are added one by one)
+MAX_NEW_TABLES = 100
+
+
 class EventForm(_Messages, BaseForm):
     """A new event: its name, date, content pack and how many tables to open at once."""
 
@@ -479,9 +508,8 @@ class EventForm(_Messages, BaseForm):
             raise ValidationError(_("Unknown content pack"))
 
     def validate_tables(self, field):
-        if field.data is None or field.data < 0:
-            field.data = 0
-        field.data = min(field.data, 100)
+        if field.data is None or not 0 <= field.data <= MAX_NEW_TABLES:
+            raise ValidationError(_("Tables to create now: a whole number from 0 to {max}", max=MAX_NEW_TABLES))
 
     def validate(self, extra_validators=None):
         if self.date.raw_data and self.date.raw_data[0].strip():
@@ -490,12 +518,12 @@ class EventForm(_Messages, BaseForm):
             except ValueError:
                 self.date.process_errors = []
         ok = super().validate(extra_validators)
-        # a date that DateField cannot read is said in the form's own words, once
+        # a date that DateField cannot read is said in the form's own words, once; so is a count
+        # of tables that is not a whole number (never opened as some other count)
         if self.date.errors:
             self.date.errors = [_("The date must look like 2026-11-29")]
-        if self.tables.errors:  # a count that is not a number opens no table
-            self.tables.errors, self.tables.data = [], 0
-            ok = not any(f.errors for f in self)
+        if self.tables.errors:
+            self.tables.errors = [_("Tables to create now: a whole number from 0 to {max}", max=MAX_NEW_TABLES)]
         return ok
 
 

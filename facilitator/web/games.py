@@ -69,6 +69,27 @@ def undone_by_type(row, type_name):
     return _("Move #{seq} ({type}) was undone; it stays in the history, marked undone.", seq=row.seq, type=type_name)
 
 
+def stale_text(err, undo=False):
+    """Why a write was refused because the table is not at the move the screen (or the queued
+    move, or the script) names (``services.StaleMove``), in the current language. A screen
+    behind the table was overtaken by another device; one ahead of it names a move the table
+    has not reached (a table restored or undone meanwhile, a move sent to the wrong table)."""
+    from ..i18n import gettext as _
+    numbers = {"expected": err.expected, "actual": err.actual}
+    if err.expected > err.actual:
+        if undo:
+            return _("This screen names move #{expected}, but the table has only reached move #{actual}; "
+                     "nothing was undone. Reload the screen.", **numbers)
+        return _("This screen names move #{expected}, but the table has only reached move #{actual}. The move "
+                 "was NOT recorded: reload the screen and repeat it if needed.", **numbers)
+    if undo:
+        return _("The table has changed on another device (move #{expected}, now #{actual}); "
+                 "nothing was undone.", **numbers)
+    return _("The table has changed on another device since this screen was drawn "
+             "(move #{expected}, now #{actual}). The move was NOT recorded: check the "
+             "screen and repeat it if needed.", **numbers)
+
+
 def move_names(ruleset):
     """``{move type: its name}`` in the current language, for a page of ``ruleset``'s game."""
     return MOVE_NAMES[ruleset]()

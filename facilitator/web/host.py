@@ -10,14 +10,15 @@ on, it says what happened and offers the current turn, never a live button for s
 """
 
 import json
+import math
 import random
 from io import BytesIO
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, send_file, url_for
 
 from .. import services, words
 from ..content.search import find_card_by_code, find_cards
-from ..i18n import describe_error, era_name, skill_name, translate_error
+from ..i18n import describe_error, era_name, ngettext, skill_name, translate_error
 from ..i18n import gettext as _
 from ..rules import (COLORS, ERA_BY_KEY, IllegalMoveError, MalformedError, Move, ReplayError, RulesError,
                      SetupError, age_in_round, era_of_round, turn_order_reason)
@@ -28,7 +29,7 @@ from ..rules.setup import setup_problems
 from ..rules.standings import table_standing, winners
 from ..safejson import JSONInputError, dumps_safe, loads as safe_loads
 from . import db_session, games
-from .auth import grant_table, granted_table_ids, is_organizer, may_host, require_table
+from .auth import client_key, grant_table, granted_table_ids, is_organizer, lone_tables, may_host, require_table
 from .describe import pending_reasons, result_lines, turn_order_text
 from .forms import (RANDOM, AdjustForm, AfterForm, AllocateForm, DrawForm, ManualCardForm, NewTableForm,
                     PlayDeferredForm, RestForm, SetupForm, SimpleMoveForm, TimerForm)
@@ -96,13 +97,17 @@ def _needs_check(loaded):
 @bp.get("/")
 def index():
     with db_session() as s:
-        ids = None if is_organizer() else granted_table_ids()
-        tables = [t for t in services.list_tables(s, ids) if may_host(t)]
-        standings = services.heads(s, tables)
-        rows = [(t, standings.get(t.id)) for t in tables]
-        form = NewTableForm()
-        form.pack.choices = _pack_choices(s)
-    return render_template("host/index.html", rows=rows, form=form)
+        return _index_page(s, NewTableForm())
+
+
+def _index_page(s, form, status=200):
+    """The tables this tablet runs and the new-table form."""
+    ids = None if is_organizer() else granted_table_ids()
+    tables = [t for t in services.list_tables(s, ids) if may_host(t)]
+    standings = services.heads(s, tables)
+    rows = [(t, standings.get(t.id)) for t in tables]
+    form.pack.choices = _pack_choices(s)
+    return render_template("host/index.html", rows=rows, form=form), status
 
 
 def _pack_choices(s):
@@ -116,16 +121,31 @@ def _pack_choices(s):
 @bp.post("/tables")
 def new_table():
     """A new table, by the organizer or by a lone host (a class, a club evening): the tablet
-    that creates it gets it, with a link and a PIN to open it on a second device."""
+    that creates it gets it, with a link and a PIN to open it on a second device. Without
+    signing in, one address creates at most so many tables an hour (``auth.lone_tables``):
+    each comes with a PIN, and a server is not to be filled with tables."""
     with db_session() as s:
         form = NewTableForm()
         form.pack.choices = _pack_choices(s)
+        quota = None if is_organizer() else lone_tables()
+        wait = quota.wait_left(client_key()) if quota else 0
+        if wait:
+            flash(ngettext("Without signing in, one device may create {n} table in {window} min. Try again in "
+                           "{minutes} min, or ask the organizer to create it.",
+                           "Without signing in, one device may create {n} tables in {window} min. Try again in "
+                           "{minutes} min, or ask the organizer to create them.",
+                           quota.limit, window=math.ceil(quota.window / 60), minutes=math.ceil(wait / 60)), "error")
+            response = make_response(_index_page(s, form, 429))
+            response.headers["Retry-After"] = str(wait)
+            return response
         if not form.validate():
             for field, errors in form.errors.items():
                 flash(f"{_(field)}: {'; '.join(errors)}", "error")
             return redirect(url_for("host.index"), 303)
         pack_row = services.packs.row_by_id(s, form.pack.data)
         table = services.create_table(s, form.name.data, pack_row, access=True)
+        if quota:
+            quota.used(client_key())
         grant_table(table)
         table_id, pin = table.id, table.pin
     flash(_("Table created. Its PIN is {pin}: with it, the table opens on another device too.", pin=pin), "ok")
@@ -331,9 +351,7 @@ def _form_errors(form):
 
 
 def stale_text(err):
-    return _("The table has changed on another device since this screen was drawn "
-             "(move #{expected}, now #{actual}). The move was NOT recorded: check the "
-             "screen and repeat it if needed.", expected=err.expected, actual=err.actual)
+    return games.stale_text(err)
 
 
 @bp.post("/table/<int:table_id>/move/<kind>")
@@ -390,8 +408,7 @@ def undo(table_id):
     except services.TableBroken:
         return _refuse(table_id, "", 409)
     except services.StaleMove as err:
-        return _refuse(table_id, _("The table has changed on another device (move #{expected}, now #{actual}); "
-                                   "nothing was undone.", expected=err.expected, actual=err.actual), 409)
+        return _refuse(table_id, games.stale_text(err, undo=True), 409)
     except services.FinishedTable:
         return _refuse(table_id, _("The game is finished: only the organizer can reopen it for a correction."), 409)
     except LookupError:

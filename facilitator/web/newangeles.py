@@ -367,9 +367,7 @@ def _refuse(table_id, message, status, **extra):
 
 
 def stale_text(err):
-    return _("The table has changed on another device since this screen was drawn (move #{expected}, now "
-             "#{actual}). The move was NOT recorded: check the screen and repeat it if needed.",
-             expected=err.expected, actual=err.actual)
+    return games.stale_text(err)
 
 
 def _build(kind, form, loaded):
@@ -452,7 +450,10 @@ def move(table_id, kind):
         return _refuse(table_id, _("The move was not recorded: {error}", error=describe_error(err)), 400,
                        deal_state=state, posted=posted, failed=kind, kind=kind)
     flash("\n".join(event_lines(result, loaded.pack)) or _("Recorded"), "ok")
-    if finished:
+    if finished:  # the protocol PDF is made now, in the background: ready when the host asks for it
+        from .downloads import start_protocol
+        with db_session() as s:
+            start_protocol(s, table_id)
         return redirect(url_for("newangeles.final", table_id=table_id), 303)
     return redirect(url_for("newangeles.turn", table_id=table_id), 303)
 
@@ -496,8 +497,7 @@ def undo(table_id):
     except services.TableBroken:
         return _refuse(table_id, "", 409)
     except services.StaleMove as err:
-        return _refuse(table_id, _("The table has changed on another device (move #{expected}, now #{actual}); "
-                                   "nothing was undone.", expected=err.expected, actual=err.actual), 409)
+        return _refuse(table_id, games.stale_text(err, undo=True), 409)
     except services.FinishedTable:
         return _refuse(table_id, _("The game is finished: only the organizer can reopen it for a correction."), 409)
     except LookupError:

@@ -72,7 +72,9 @@ def openapi_document(self_url="/api/v1/openapi.json"):
                 "requestBody": _json_body({"type": "object", "required": ["name"], "properties": {
                     "name": {"type": "string", "maxLength": 100}, "host_name": {"type": "string", "maxLength": 100}}}),
                 "responses": {"201": _ok("The table with its link and PIN", {"$ref": "#/components/schemas/Table"}),
-                              "400": _error("Malformed body"), "404": _error("No such event"), **AUTH_ERRORS}}},
+                              "400": _error("Malformed body"), "404": _error("No such event"),
+                              "409": _error("The event holds its most tables (`event_full`, `limit`)"),
+                              **AUTH_ERRORS}}},
             "/api/v1/tables/{table_id}/players": {"put": {
                 "summary": "Seat the players before the first move (the setup of the table's game)",
                 "parameters": [table_id],
@@ -124,7 +126,8 @@ def openapi_document(self_url="/api/v1/openapi.json"):
                 "responses": {
                     "201": {"description": "Recorded; the new state", "content": {"application/json": {
                         "schema": {"$ref": "#/components/schemas/TableState"}}}},
-                    "400": _error("Malformed move or body (`path` names the bad field)"),
+                    "400": _error("Malformed move or body (`path` names the bad field; a key the move's type does "
+                                  "not take is refused by name), or the table's log is full"),
                     "404": _error("No such table"),
                     "409": _error("The table is not at `after`: `already_recorded` is true for a repeat"),
                     "403": _error("Not this table's host"),

@@ -24,10 +24,17 @@ def test_write_read_is_exact_with_unknown_keys_at_and_note_kept():
     data["players"][0]["seat"] = "ikkuna"
     data["moves"][0]["at"] = "2024-07-26T18:00:00+03:00"
     data["moves"][1]["note"] = "ensimmäinen kortti"
-    data["moves"][2]["tablet"] = 3
     record = read_record(copy.deepcopy(data))
     assert write_record(record) == data
     assert json.dumps(write_record(record), ensure_ascii=False) == json.dumps(data, ensure_ascii=False)
+
+
+def test_an_unknown_key_on_a_move_is_ignored_and_not_written_back():
+    """RECORD.md 2: readers ignore any other unknown key on a move (and so do not keep it)."""
+    data = example_record_data()
+    spoiled = copy.deepcopy(data)
+    spoiled["moves"][2]["tablet"] = "x" * 100_000
+    assert write_record(read_record(spoiled)) == data
 
 
 def test_a_record_built_in_code_writes_the_canonical_form():

@@ -13,8 +13,12 @@ from hypothesis import strategies as st
 
 from facilitator import services
 from facilitator.content import sample_pack_data
+from facilitator.rules.alterego.moves import ALLOWED as ALTER_EGO_KEYS
+from facilitator.rules.moves import ALLOWED as LYCEUM_KEYS
+from facilitator.rules.newangeles.moves import ALLOWED as NEW_ANGELES_KEYS
 
 from .helpers import csrf_token, db, everything, new_event, seated_table
+from .test_move_bounds import FIRST_MOVES, seated
 
 pytestmark = [pytest.mark.db, pytest.mark.slow]
 
@@ -86,6 +90,49 @@ def test_seating_players_answers_anything_without_a_server_error(app, target, ta
     response = app.test_client().put(f"/api/v1/tables/{abs(table_id)}/players", data=body.encode("utf-8", "replace"),
                                      headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
     assert response.status_code < 500
+
+
+# ----- every game's moves: unknown keys and wrong types per field (issue 17) -------------------------
+@pytest.fixture
+def games(app):
+    """A seated table of each game: ``{ruleset: (table id, token)}``."""
+    return {ruleset: seated(app, ruleset, f"Стол {ruleset}")[1:] for ruleset in FIRST_MOVES}
+
+
+#: the keys a move of a type may hold, by game
+ALLOWED = {"lyceum-16-25": LYCEUM_KEYS, "alter-ego-3": ALTER_EGO_KEYS, "new-angeles": NEW_ANGELES_KEYS}
+MOVE_KEYS = st.one_of(texts, st.sampled_from(["device", "timer_left", "x" * 1000, "", "player ", "Type", "__proto__"]))
+
+
+@settings(FUZZ, max_examples=60)
+@given(ruleset=st.sampled_from(sorted(FIRST_MOVES)), batch=st.booleans(), change=st.one_of(
+    st.tuples(st.just("add"), MOVE_KEYS, json_values),
+    st.tuples(st.just("replace"), st.sampled_from(["type", "player", "amount", "reason", "at", "note"]), json_values)))
+def test_a_move_with_an_unknown_key_or_a_field_of_another_type_is_a_clear_4xx(app, games, ruleset, batch, change):
+    """Whatever key is added to a game's move, or whatever JSON replaces one of its fields, the
+    answer is never a server error and a refused move stores nothing; a key the move's type does
+    not take is always a 400 naming it."""
+    table, token = games[ruleset]
+    kind, key, value = change
+    move = dict(FIRST_MOVES[ruleset])
+    if key in ALLOWED[ruleset][move["type"]]:  # a field the move may hold: any answer but a 5xx
+        kind = "replace"
+    move[key] = value
+    with db(app) as s:
+        after = services.get_table(s, table).seq
+    before = everything(app)
+    body = {"moves": [{"after": after, "move": move}]} if batch else {"after": after, "move": move}
+    response = app.test_client().post(f"/api/v1/tables/{table}/moves" + ("/batch" if batch else ""),
+                                      data=json.dumps(body), headers={"Content-Type": "application/json",
+                                                                      "Authorization": f"Bearer {token}"})
+    assert response.status_code < 500, (ruleset, move, response.get_data(as_text=True)[:300])
+    answer = response.get_json()
+    refusal = answer.get("error") or answer.get("refused")
+    if kind == "add":
+        assert refusal is not None and refusal["code"] == "malformed", (move, answer)
+    if refusal is not None:
+        assert everything(app) == before
+        assert len(refusal["message"]) < 400
 
 
 # ----- uploads --------------------------------------------------------------------------------------

@@ -112,6 +112,8 @@ def test_threat_limit_and_player_counts_come_from_the_pack():
     (lambda s: s["players"][2].update(capital=1.5), "setup.players[2].capital"),
     (lambda s: s.update(demand={"code": "DX", "threat": -1}), "setup.demand.threat"),
     (lambda s: s.update(supply={"tech": "two"}), "setup.supply.tech"),
+    (lambda s: s["players"][0].update(name="A" * 61), "setup.players[0].name"),  # longer than a move may name
+    (lambda s: s.update(first_player="A" * 61), "setup.first_player"),
 ])
 def test_a_malformed_setup_names_the_field(mutate, path):
     data = setup_data()

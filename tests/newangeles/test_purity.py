@@ -44,21 +44,22 @@ def test_the_probe_would_see_a_foreign_import():
 
 
 def test_the_engine_borrows_only_the_error_classes_replay_error_and_places_from_the_rules_package():
-    """Outside its own package the engine may use ``facilitator.rules.errors``,
-    ``facilitator.rules.record`` (``ReplayError``) and ``facilitator.rules.standings``
-    (``places``), and the standard library: nothing of «16/25»'s rules."""
+    """Outside its own package the engine may use ``facilitator.rules.errors``, the games-neutral
+    ``facilitator.rules.bounds`` (text bounds, what a refusal quotes), ``facilitator.rules.record``
+    (``ReplayError``) and ``facilitator.rules.standings`` (``places``), and the standard library:
+    nothing of «16/25»'s rules."""
     import ast
     from pathlib import Path
 
     import facilitator.rules.newangeles as na
 
-    allowed = {("errors", None), ("record", "ReplayError"), ("standings", "places")}
+    allowed = {("errors", None), ("bounds", None), ("record", "ReplayError"), ("standings", "places")}
     borrowed = set()
     for path in Path(na.__file__).parent.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.level == 2:
                 for alias in node.names:
-                    key = (node.module, None if node.module == "errors" else alias.name)
+                    key = (node.module, None if node.module in ("errors", "bounds") else alias.name)
                     borrowed.add(key)
             elif isinstance(node, ast.ImportFrom) and node.level == 0:
                 assert node.module.split(".")[0] in sys.stdlib_module_names, (path.name, node.module)

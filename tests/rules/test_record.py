@@ -59,7 +59,7 @@ RECORD = {
     ],
     "moves": [
         {"type": "draw", "player": "Аня", "color": "green", "card": "L-G-01", "decision": "play",
-         "at": "2025-03-01T10:02:13+03:00"},
+         "source": "app-deck", "at": "2025-03-01T10:02:13+03:00"},
         {"type": "allocate", "player": "Аня", "sp": {"intellect": 1, "health": 1}},
         {"type": "rest", "player": "Борис", "redistribute": {"health": -1, "creativity": 1}},
         {"type": "rest", "player": "Вика"},
@@ -73,7 +73,7 @@ RECORD = {
          "card": {"color": "red", "title": "Карта без эпохи", "text": "Введена вручную",
                   "conditions": {"health": 9}, "losses": {}, "gains": {}, "free": 3,
                   "special": {"text": "Сыграй ещё раз"}}},
-        {"type": "share", "player": "Вика", "timer_left": 12, "device": {"id": "tablet-2"}},
+        {"type": "share", "player": "Вика"},
         {"type": "play_deferred", "player": "Гоша", "redistribute": {"energy": -2, "creativity": 2}},
         {"type": "play_deferred", "player": "Аня"},
         {"type": "adjust", "player": "Аня", "xp": 100, "sp": {"energy": -1},
@@ -121,10 +121,41 @@ def test_each_move_is_written_back_as_it_came(move):
     assert write_move(read_move(copy.deepcopy(move))) == move
 
 
-def test_unknown_move_keys_are_kept_with_their_values():
-    share = read_record(record()).moves[7]
-    assert share.type == "share"
-    assert share.extra == {"timer_left": 12, "device": {"id": "tablet-2"}}
+def with_unknown_keys():
+    """The record with keys no move or card has: on a move, on a hand-entered card and on its
+    special (as another program's record file might carry them)."""
+    data = record()
+    data["moves"][7].update(timer_left=12, device={"id": "tablet-2"})
+    data["moves"][6]["card"]["printed_by"] = "x" * 10_000
+    data["moves"][6]["card"]["special"]["icon"] = "★"
+    return data
+
+
+def test_a_record_readers_ignore_unknown_move_keys_and_do_not_keep_them():
+    """RECORD.md 2: readers ignore any other unknown key on a move. Ignored means not kept, so
+    a record file cannot carry megabytes into a table's log."""
+    read = read_record(with_unknown_keys())
+    assert write_record(read) == RECORD
+    assert read.moves[7] == read_move({"type": "share", "player": "Вика"})
+
+
+CARD_KEYS = "code, color, conditions, era, free, gains, losses, special, text, title"
+
+
+@pytest.mark.parametrize("index, spoil, path, allowed", [
+    (7, lambda m: m.update(timer_left=12), "move.timer_left", "type, player, at, note"),
+    (6, lambda m: m["card"].update(timer_left=12), "move.card.timer_left", CARD_KEYS),
+    (6, lambda m: m["card"]["special"].update(timer_left=12), "move.card.special.timer_left", "redistribute, text"),
+], ids=["on a move", "on a hand-entered card", "on its special"])
+def test_a_move_sent_with_an_unknown_key_is_refused_naming_it_and_the_allowed_keys(index, spoil, path, allowed):
+    """A move from a tablet, a form or the API holds only its type's fields."""
+    move = copy.deepcopy(RECORD["moves"][index])
+    spoil(move)
+    with pytest.raises(MalformedError) as info:
+        read_move(move)
+    err = info.value
+    assert (err.path, err.template) == (path, "unknown key {key!r}; the keys allowed here are {allowed}")
+    assert err.params == {"key": "timer_left", "allowed": allowed}
 
 
 def test_at_and_note_are_read_as_text():
@@ -221,6 +252,13 @@ MALFORMED = [
     ("move player is a number", ("moves", 3, "player"), 2, "moves[3].player"),
     ("unknown colour", ("moves", 0, "color"), "blue", "moves[0].color"),
     ("colour missing", ("moves", 0, "color"), MISSING, "moves[0].color"),
+    ("colour as a list", ("moves", 0, "color"), ["green"], "moves[0].color"),
+    ("colour as an object", ("moves", 0, "color"), {"green": 1}, "moves[0].color"),
+    ("decision as a list", ("moves", 0, "decision"), ["play"], "moves[0].decision"),
+    ("a source other than the app's deck", ("moves", 0, "source"), "my-deck", "moves[0].source"),
+    ("a source as a list", ("moves", 0, "source"), ["app-deck"], "moves[0].source"),
+    ("move type as a list", ("moves", 2, "type"), ["rest"], "moves[2].type"),
+    ("move type as an object", ("moves", 2, "type"), {"rest": 1}, "moves[2].type"),
     ("unknown decision", ("moves", 0, "decision"), "keep", "moves[0].decision"),
     ("decision missing", ("moves", 0, "decision"), MISSING, "moves[0].decision"),
     ("card missing", ("moves", 0, "card"), MISSING, "moves[0].card"),
@@ -251,6 +289,8 @@ MALFORMED = [
     ("inline card without title", ("moves", 6, "card", "title"), MISSING, "moves[6].card.title"),
     ("inline card of an unknown colour", ("moves", 6, "card", "color"), "purple", "moves[6].card.color"),
     ("inline card of an unknown era", ("moves", 5, "card", "era"), "childhood", "moves[5].card.era"),
+    ("inline card's colour as a list", ("moves", 6, "card", "color"), ["red"], "moves[6].card.color"),
+    ("inline card's era as an object", ("moves", 5, "card", "era"), {"lyceum": 1}, "moves[5].card.era"),
     ("inline card with an unknown skill", ("moves", 6, "card", "conditions"), {"luck": 1},
      "moves[6].card.conditions.luck"),
     ("inline card with a negative free", ("moves", 6, "card", "free"), -3, "moves[6].card.free"),
@@ -276,6 +316,19 @@ def test_a_malformed_field_is_refused_with_its_path(what, where, value, path):
         read_record(spoil(where, value))
     assert refused.value.path == path
     assert str(refused.value).startswith(f"{path}: ")
+
+
+@pytest.mark.parametrize("where, value", [(("moves", 0, "color"), ["green"]), (("moves", 0, "decision"), ["play"]),
+                                          (("moves", 6, "card", "color"), {"red": 1}),
+                                          (("moves", 5, "card", "era"), ["lyceum"])])
+def test_a_choice_of_the_wrong_json_type_is_refused_as_not_one_of_the_choices(where, value):
+    """A list or an object where a colour, an era or a decision belongs is refused with the
+    choices; the value is never put where a screen would look a colour's name up by it."""
+    with pytest.raises(MalformedError) as refused:
+        read_record(spoil(where, value))
+    err = refused.value
+    assert err.template == "must be one of {allowed}, got {value!r}"
+    assert err.params["value"] == value and set(err.params) == {"allowed", "value"}
 
 
 def test_a_record_that_is_not_an_object_is_refused():

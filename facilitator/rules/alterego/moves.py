@@ -1,15 +1,17 @@
 """Moves as `alterego-record/1` carries them (RECORD.md 2, RULES.md 7), read and written exactly.
 
-``read_move`` checks what a move says on its own: its type, the JSON type of every field,
-the fields its type requires, and decision 44: a field that some move type uses but this
-one does not take is malformed, any other unknown key is kept (with ``at`` and ``note``) so
-a record written back loses nothing. What needs the pack or the table (a card's own fields,
-unknown keys and ids) is checked by the ``Game``, as malformed too.
+``read_move`` checks what a move says on its own: its type, the JSON type and the bounds of
+every field, the fields its type requires, and decision 44: a field that some move type uses
+but this one does not take is malformed. Any other key is refused in a move sent by a tablet,
+a form or the API (``strict``) and ignored, not kept, in a record file's move (RECORD.md 2:
+readers keep ``at`` and ``note`` and ignore other unknown keys). What needs the pack or the
+table (a card's own fields, unknown ids) is checked by the ``Game``, as malformed too.
 """
 
 from dataclasses import MISSING, dataclass, field, fields
 
 from ..errors import MalformedError
+from ..bounds import LINE, LINES, MAX_CODE, MAX_ID, MAX_MOVES, MAX_NOTE, KeySet, check_text, only_known, shown
 
 MOVE_TYPES = ("draw", "season", "play_event", "play_activity", "ability", "react", "choose", "end_turn",
               "adjust", "finish")
@@ -48,7 +50,13 @@ CHOICE_FIELD = {"discard_hobby": "activity", "breakup": "faction"}
 _TEXT = ("player", "card", "target", "hobby", "chore", "active", "activity", "partner", "from", "faction",
          "choice")
 _LISTS = ("participants", "targets")
-_COMMON = ("type", "at", "note")
+#: every key a move of the type may hold
+ALLOWED = {kind: KeySet(("type",) + keys + ("at", "note")) for kind, keys in MOVE_FIELDS.items()}
+#: the most items a list of a move may hold: active keys (a table has at most 6 × 3 actives)
+#: and an adjust's changes
+MAX_ITEMS = 50
+#: the largest change an adjust makes to an anxiety or a hand, either way
+MAX_DELTA = 1_000
 #: what the Move attribute of a JSON field is called (``from`` is a Python keyword)
 _ATTR = {"from": "from_"}
 
@@ -69,8 +77,9 @@ _CHANGE_TYPES = {"active": str, "anxiety": int, "player": str, "hand": int, "own
 @dataclass(frozen=True)
 class Move:
     """One move. ``player`` is None for ``adjust`` and ``finish``; ``from_`` is the JSON
-    ``from`` (Niksu's source); lists are tuples. ``extra`` keeps unknown keys as they came,
-    ``keys`` the order the keys came in (so ``to_dict`` writes them back in that order)."""
+    ``from`` (Niksu's source); lists are tuples. ``extra`` keeps an ``at`` or ``note`` given
+    as null, ``keys`` the order the keys came in (so ``to_dict`` writes them back in that
+    order)."""
 
     type: str
     player: str | None = None
@@ -137,15 +146,15 @@ def _new_move(args):
     return move
 
 
-def _text(value, path):
+def _text(value, path, limit=MAX_ID):
     if not isinstance(value, str) or not value:
-        raise MalformedError(path, "must be a non-empty text, got {value!r}", value=value)
-    return value
+        raise MalformedError(path, "must be a non-empty text, got {value!r}", value=shown(value))
+    return check_text(value, path, limit, LINE)
 
 
 def _change(data, path):
     if not isinstance(data, dict):
-        raise MalformedError(path, "a change must be an object, got {value!r}", value=data)
+        raise MalformedError(path, "a change must be an object, got {value!r}", value=shown(data))
     kinds = [k for k in CHANGE_KINDS if k in data]
     if len(kinds) != 1:
         raise MalformedError(path, "a change has exactly one of {kinds}, got {got}",
@@ -153,8 +162,8 @@ def _change(data, path):
     required, optional = CHANGE_KINDS[kinds[0]]
     for key in data:
         if key not in required and key not in optional:
-            raise MalformedError(f"{path}.{key}", "unknown key {key!r} in a {kind} change; it takes {allowed}",
-                                 key=key, kind=kinds[0], allowed=", ".join(required + optional))
+            raise MalformedError(f"{path}.{shown(key)}", "unknown key {key!r} in a {kind} change; it takes {allowed}",
+                                 key=shown(key), kind=kinds[0], allowed=", ".join(required + optional))
     for key in required:
         if key not in data:
             raise MalformedError(f"{path}.{key}", "is missing")
@@ -167,27 +176,44 @@ def _change(data, path):
         else:
             ok = isinstance(value, str) and bool(value)
         if not ok:
-            raise MalformedError(f"{path}.{key}", "must be {kind}, got {value!r}", value=value,
+            raise MalformedError(f"{path}.{key}", "must be {kind}, got {value!r}", value=shown(value),
                                  kind={int: "a whole number", bool: "true or false", str: "a non-empty text"}[wanted])
+        if wanted is int and not -MAX_DELTA <= value <= MAX_DELTA:
+            raise MalformedError(f"{path}.{key}", "must be from {low} to {high}, got {value}", low=-MAX_DELTA,
+                                 high=MAX_DELTA, value=shown(value))
+        if wanted is str:
+            check_text(value, f"{path}.{key}", MAX_ID, LINE)
     return dict(data)
 
 
-def read_move(data, path="move", partial=False):
+def _list(value, path, what):
+    if what == "keys" and not isinstance(value, list):
+        raise MalformedError(path, "must be a list of active keys, got {value!r}", value=shown(value))
+    if what == "changes" and (not isinstance(value, list) or not value):
+        raise MalformedError(path, "must be a non-empty list of changes, got {value!r}", value=shown(value))
+    if len(value) > MAX_ITEMS:
+        raise MalformedError(path, "must list at most {limit} items, got {count}", limit=MAX_ITEMS, count=len(value))
+    return value
+
+
+def read_move(data, path="move", partial=False, *, strict=True):
     """A ``Move`` from its JSON object; raises ``MalformedError`` naming the bad field.
 
     ``partial``: a move still being entered (``Game.options``): required fields may be
-    missing."""
+    missing. ``strict`` (a move from a tablet, a form or the API): a key no move type takes is
+    refused; else (a record file, a stored log) it is ignored and dropped."""
     if not isinstance(data, dict):
-        raise MalformedError(path, "a move must be an object, got {value!r}", value=data)
+        raise MalformedError(path, "a move must be an object, got {value!r}", value=shown(data))
     kind = data.get("type")
-    if kind not in MOVE_FIELDS:
+    if not isinstance(kind, str) or kind not in MOVE_FIELDS:
         raise MalformedError(f"{path}.type", "unknown move type {kind!r}; the types are {allowed}",
-                             kind=kind, allowed=", ".join(MOVE_TYPES))
+                             kind=shown(kind), allowed=", ".join(MOVE_TYPES))
     known = MOVE_FIELDS[kind]
     for key in data:
         if key in MOVE_KEYS and key not in known:
             raise MalformedError(f"{path}.{key}", "a {kind} move takes no {key!r}; its fields are {allowed}",
                                  kind=kind, key=key, allowed=", ".join(known) or "none")
+    data = only_known(data, ALLOWED[kind], path, strict)
     for key in () if partial else REQUIRED[kind]:
         if key not in data:
             raise MalformedError(f"{path}.{key}", "is missing")
@@ -200,21 +226,21 @@ def read_move(data, path="move", partial=False):
         if key in _TEXT:
             value = _text(value, where)
         elif key in _LISTS:
-            if not isinstance(value, list):
-                raise MalformedError(where, "must be a list of active keys, got {value!r}", value=value)
-            value = tuple(_text(v, f"{where}[{i}]") for i, v in enumerate(value))
+            value = tuple(_text(v, f"{where}[{i}]") for i, v in enumerate(_list(value, where, "keys")))
         elif key == "to":
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise MalformedError(where, "must be a move number (1 or more), got {value!r}", value=value)
+                raise MalformedError(where, "must be a move number (1 or more), got {value!r}", value=shown(value))
+            if value > MAX_MOVES:
+                raise MalformedError(where, "must be at most {maximum}, got {value}", maximum=MAX_MOVES,
+                                     value=shown(value))
         elif key == "changes":
-            if not isinstance(value, list) or not value:
-                raise MalformedError(where, "must be a non-empty list of changes, got {value!r}", value=value)
-            value = tuple(_change(c, f"{where}[{i}]") for i, c in enumerate(value))
+            value = tuple(_change(c, f"{where}[{i}]") for i, c in enumerate(_list(value, where, "changes")))
             if sum(1 for c in value if "add" in c) > 1:
                 raise MalformedError(where, "an adjust adds at most one activity (its id is a<move number>)")
         elif key == "reason":
             if not isinstance(value, str):
-                raise MalformedError(where, "must be a text, got {value!r}", value=value)
+                raise MalformedError(where, "must be a text, got {value!r}", value=shown(value))
+            check_text(value, where, MAX_NOTE, LINES)
         args[_ATTR.get(key, key)] = value
     if kind == "choose" and "choice" in args:
         if args["choice"] not in CHOICES:
@@ -227,13 +253,15 @@ def read_move(data, path="move", partial=False):
         if other in data:
             raise MalformedError(f"{path}.{other}", "a {choice} answer takes no {key!r}", choice=args["choice"],
                                  key=other)
-    for key in ("at", "note"):
-        if key in data and data[key] is not None:
+    args["extra"] = {}
+    for key, limit, keep in (("at", MAX_CODE, LINE), ("note", MAX_NOTE, LINES)):
+        if key in data:
+            if data[key] is None:
+                args["extra"][key] = None  # written back as it came
+                continue
             if not isinstance(data[key], str):
-                raise MalformedError(f"{path}.{key}", "must be a text, got {value!r}", value=data[key])
-            args[key] = data[key]
-    args["extra"] = {k: v for k, v in data.items()
-                     if (k not in known and k not in _COMMON) or (k in ("at", "note") and v is None)}
+                raise MalformedError(f"{path}.{key}", "must be a text, got {value!r}", value=shown(data[key]))
+            args[key] = check_text(data[key], f"{path}.{key}", limit, keep)
     args["keys"] = tuple(data)
     return _new_move(args)
 

@@ -7,6 +7,7 @@ later. What was read is written back unchanged: ``write_record(read_record(x)) =
 from dataclasses import dataclass, field
 
 from ..errors import MalformedError, PackError, RulesError
+from ..bounds import MAX_MOVES
 from ..record import ReplayError
 from .game import Game
 from .moves import read_move
@@ -83,7 +84,9 @@ def read_record(data):
     moves = data.get("moves")
     if not isinstance(moves, list):
         raise MalformedError("moves", "must be a list of moves")
-    moves = [read_move(m, f"moves[{i}]") for i, m in enumerate(moves)]
+    if len(moves) > MAX_MOVES:
+        raise MalformedError("moves", "must list at most {limit} items, got {count}", limit=MAX_MOVES, count=len(moves))
+    moves = [read_move(m, f"moves[{i}]", strict=False) for i, m in enumerate(moves)]  # unknown keys: ignored
     return Record(table=table, pack=pack, setup=setup, moves=moves,
                   extra={k: v for k, v in data.items() if k not in _KNOWN}, raw_content=content,
                   raw_players=list(data["players"]))

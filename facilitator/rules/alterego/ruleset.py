@@ -24,8 +24,10 @@ def new_game(pack, setup, table=""):
     return Game(pack, setup, table=table)
 
 
-def read_move(data, path="move"):
-    return _read_move(data, path)
+def read_move(data, path="move", *, strict=True):
+    """A move from its JSON object: ``strict`` refuses a key its type does not take (a move
+    from a tablet, a form or the API); else the key is dropped (a record, a stored log)."""
+    return _read_move(data, path, strict=strict)
 
 
 def make_record(table, pack, setup, moves):

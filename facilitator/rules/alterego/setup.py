@@ -8,7 +8,8 @@ Every refusal is a ``SetupError`` naming the field.
 from dataclasses import dataclass, field
 from datetime import date
 
-from ..errors import SetupError
+from ..bounds import LINE, MAX_NAME, check_text
+from ..errors import MalformedError, SetupError
 
 MIN_PLAYERS = 2
 ACTIVES_EACH = 3
@@ -61,6 +62,11 @@ def _read_player(data, path):
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         raise SetupError(f"{path}.name", "name_missing", "a player needs a non-empty name")
+    try:  # bounded as a move names a player
+        check_text(name, f"{path}.name", MAX_NAME, LINE)
+    except MalformedError:
+        raise SetupError(f"{path}.name", "name_invalid", "a player's name is one line of at most {limit} characters",
+                         limit=MAX_NAME) from None
     born = data.get("born")
     if born is not None:
         if not isinstance(born, str):

@@ -6,6 +6,12 @@ JSON (RECORD.md); whether a value is allowed in the game (a known player, a capi
 """
 
 from ..errors import MalformedError
+from ..bounds import LINE, check_text, shown
+
+#: the largest number a move may carry either way (capital, threat, supply, cards, counts): the
+#: host's forms take the same (``newangeles_forms.MAX_NUMBER``); a game's own numbers are a
+#: few dozen
+MAX_NUMBER = 1_000_000
 
 
 def is_int(value):
@@ -14,7 +20,7 @@ def is_int(value):
 
 def read_object(value, path):
     if not isinstance(value, dict):
-        raise MalformedError(path, "must be an object, got {value!r}", value=value)
+        raise MalformedError(path, "must be an object, got {value!r}", value=shown(value))
     return value
 
 
@@ -29,43 +35,59 @@ def sub(path, key):
     return f"{path}.{key}" if path else key
 
 
-def read_int(value, path, minimum=None):
+def read_int(value, path, minimum=None, maximum=None):
+    """A whole number, at least ``minimum``; with ``maximum``, within ±``maximum`` too."""
     if not is_int(value):
-        raise MalformedError(path, "must be a whole number, got {value!r}", value=value)
+        raise MalformedError(path, "must be a whole number, got {value!r}", value=shown(value))
     if minimum is not None and value < minimum:
-        raise MalformedError(path, "must be at least {minimum}, got {value}", minimum=minimum, value=value)
+        raise MalformedError(path, "must be at least {minimum}, got {value}", minimum=minimum, value=shown(value))
+    if maximum is not None and not -maximum <= value <= maximum:
+        raise MalformedError(path, "must be from {low} to {high}, got {value}", low=-maximum, high=maximum,
+                             value=shown(value))
     return value
 
 
-def read_text(value, path):
+def read_text(value, path, limit=None, keep=LINE):
+    """A non-empty text; with ``limit``, of at most that many characters and without control
+    characters but ``keep`` (``fields.check_text``)."""
     if not isinstance(value, str) or not value.strip():
         raise MalformedError(path, "must be a non-empty text")
+    if limit is not None:
+        check_text(value, path, limit, keep)
     return value
 
 
 def read_choice(value, path, allowed):
-    if value not in allowed:
+    if not isinstance(value, str) or value not in allowed:
         raise MalformedError(path, "must be one of {allowed}, got {value!r}",
-                             allowed=", ".join(allowed), value=value)
+                             allowed=", ".join(allowed), value=shown(value))
     return value
 
 
-def read_list(value, path):
+def read_list(value, path, limit=None):
     if not isinstance(value, list):
-        raise MalformedError(path, "must be a list, got {value!r}", value=value)
+        raise MalformedError(path, "must be a list, got {value!r}", value=shown(value))
+    if limit is not None and len(value) > limit:
+        raise MalformedError(path, "must list at most {limit} items, got {count}", limit=limit, count=len(value))
     return value
 
 
-def read_int_map(value, path, minimum=None):
-    """``{key: whole number}``; the keys are checked against the pack by the engine."""
+def read_int_map(value, path, minimum=None, *, limit=None, key_limit=None, maximum=None):
+    """``{key: whole number}``; the keys are checked against the pack by the engine. With
+    ``limit``, at most that many entries, ``key_limit`` characters a key and numbers within
+    ±``maximum``."""
     read_object(value, path)
+    if limit is not None and len(value) > limit:
+        raise MalformedError(path, "must list at most {limit} items, got {count}", limit=limit, count=len(value))
     out = {}
     for key, amount in value.items():
-        out[key] = read_int(amount, f"{path}.{key}", minimum)
+        if key_limit is not None:
+            check_text(key, f"{path}.{shown(key)}", key_limit, LINE)
+        out[key] = read_int(amount, f"{path}.{key}", minimum, maximum)
     return out
 
 
 def optional(data, key):
     """The value of an optional key: absent and ``null`` both read as None (a ``null`` is kept
-    among the move's unknown keys so it is written back as it came)."""
+    so it is written back as it came)."""
     return data.get(key)

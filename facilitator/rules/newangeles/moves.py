@@ -6,14 +6,20 @@ support's ``offer`` or a ``capital`` move's ``reason``) and raises ``MalformedEr
 field. Everything that depends on the game (who is active, who holds what, whether a number
 keeps a track in range) is the engine's to refuse (``Game.check``).
 
-A move keeps its optional ``at`` and ``note``, and every key it does not know (a ``null`` given
-for an optional field is kept the same way), so ``read_move(m).to_dict() == m``.
+A move holds only its type's fields and the optional ``at`` and ``note``, each bounded (names,
+texts, lists, maps and numbers). A key it does not know, on the move or on an object inside it,
+is refused in a move sent by a tablet, a form or the API (``strict``) and ignored, not kept, in
+a record file's move (RECORD.md: readers ignore unknown keys; whatever is kept is stored). A
+``null`` given for an optional field is kept, so a valid move reads back as it came:
+``read_move(m).to_dict() == m``.
 """
 
 from dataclasses import dataclass, field
 
 from ..errors import MalformedError
-from .fields import optional, read_choice, read_int, read_int_map, read_list, read_object, read_text, require
+from ..bounds import LINE, LINES, MAX_CODE, MAX_NAME, MAX_NOTE, MAX_TITLE, KeySet, check_text, only_known, shown
+from .fields import (MAX_NUMBER, optional, read_choice, read_int, read_int_map, read_list, read_object, read_text,
+                     require)
 from .setup import read_demand_card
 
 MOVE_TYPES = ("deal", "end_round", "demand_round", "capital", "threat", "supply", "transfer", "adjust", "finish")
@@ -38,19 +44,69 @@ MOVE_FIELDS = {
     "adjust": ("reason", "assets_left", "first_player", "emergency", "remove_assets"),
     "finish": ("rivals",),
 }
-_COMMON = ("type", "at", "note")
-_KNOWN = {kind: frozenset(keys + _COMMON) for kind, keys in MOVE_FIELDS.items()}
-_OFFER_KEYS = frozenset(("card", "emergency"))
-_COUNTER_KEYS = frozenset(("player", "card", "emergency"))
-_SUPPORT_KEYS = frozenset(("player", "offer", "cards"))
-_INVESTMENT_KEYS = frozenset(("player", "card", "capital"))
+#: every key a move of the type may hold
+ALLOWED = {kind: KeySet(("type",) + keys + ("at", "note")) for kind, keys in MOVE_FIELDS.items()}
+_OFFER_KEYS = KeySet(("card", "emergency"))
+_COUNTER_KEYS = KeySet(("player", "card", "emergency"))
+_SUPPORT_KEYS = KeySet(("player", "offer", "cards"))
+#: a deal's transfer may carry a ``note`` of its own (RECORD.md §5's example)
+_TRANSFER_KEYS = KeySet(("from", "to", "capital", "assets", "note"))
+_INVESTMENT_KEYS = KeySet(("player", "card", "capital"))
+_DEMAND_KEYS = KeySet(("code", "threat", "targets"))
+
+# ----- bounds: what a table of 4 to 6 players can reach ------------------------------------------
+#: names of players (the setup's names are held to the same); the other one-line texts (cards,
+#: assets, corporations, events) and the reasons
+NAME, TEXT, REASON = MAX_NAME, MAX_TITLE, MAX_NOTE
+#: the most entries of a move's list or map: offers, supports, transfers, investments, a
+#: player's assets, a map by player or resource (a game has 6 players, 8 corporations and a
+#: few dozen asset cards)
+MAX_ENTRIES = 100
 
 
-def _unknown(data, known):
-    """Keys to write back unchanged: unknown ones, and known optional ones given as ``null``."""
-    if data.keys() <= known and None not in data.values():  # the usual case, checked fast
+def _nulls(data):
+    """Known optional keys given as ``null``: written back unchanged."""
+    if None not in data.values():  # the usual case, checked fast
         return {}
-    return {k: v for k, v in data.items() if k not in known or v is None}
+    return {k: v for k, v in data.items() if v is None}
+
+
+def _name(value, path):
+    return read_text(value, path, NAME)
+
+
+def _text(value, path):
+    return read_text(value, path, TEXT)
+
+
+def _number(value, path, minimum=None):
+    return read_int(value, path, minimum, MAX_NUMBER)
+
+
+def _note(value, path, limit=MAX_NOTE, keep=LINES):
+    """A move's ``note`` (or ``at``): any text within its bounds, even empty."""
+    if not isinstance(value, str):
+        raise MalformedError(path, "must be a text")
+    return check_text(value, path, limit, keep)
+
+
+def _entries(value, path):
+    return read_list(value, path, MAX_ENTRIES)
+
+
+def _numbers(value, path, minimum=None):
+    return read_int_map(value, path, minimum, limit=MAX_ENTRIES, key_limit=TEXT, maximum=MAX_NUMBER)
+
+
+def _map(value, path):
+    """A map by player or corporation: at most ``MAX_ENTRIES`` keys, each a one-line text."""
+    read_object(value, path)
+    if len(value) > MAX_ENTRIES:
+        raise MalformedError(path, "must list at most {limit} items, got {count}", limit=MAX_ENTRIES,
+                             count=len(value))
+    for key in value:
+        check_text(key, f"{path}.{key[:40]}", TEXT)
+    return value
 
 
 @dataclass(frozen=True)
@@ -75,23 +131,24 @@ def _read_offer_keys(data, path):
         raise MalformedError(path, "an offer is either a card or an emergency card: give exactly one of "
                                    "card and emergency")
     if has_card:
-        return Offer(card=read_text(data["card"], f"{path}.card"))
-    return Offer(emergency=read_text(data["emergency"], f"{path}.emergency"))
+        return Offer(card=_text(data["card"], f"{path}.card"))
+    return Offer(emergency=_text(data["emergency"], f"{path}.emergency"))
 
 
 def _card_offer(data):
     """The usual offer, ``{"card": text}``, read fast; None for anything else (read the slow way,
     which builds the paths a refusal names)."""
     card = data.get("card")
-    if type(card) is str and card.strip() and data.get("emergency") is None:
+    if type(card) is str and card.strip() and len(card) <= TEXT and card.isprintable() \
+            and data.get("emergency") is None:
         return Offer(card=card)
     return None
 
 
-def read_offer(data, path):
-    read_object(data, path)
+def read_offer(data, path, strict=True):
+    data = only_known(read_object(data, path), _OFFER_KEYS, path, strict)
     offer = _read_offer_keys(data, path)
-    return Offer(offer.card, offer.emergency, _unknown(data, _OFFER_KEYS))
+    return Offer(offer.card, offer.emergency, _nulls(data))
 
 
 @dataclass(frozen=True)
@@ -149,17 +206,22 @@ class Transfer:
         return out
 
 
-def read_transfer(data, path, known=frozenset(("from", "to", "capital", "assets"))):
-    read_object(data, path)
-    giver = read_text(require(data, "from", path), f"{path}.from")
-    receiver = read_text(require(data, "to", path), f"{path}.to")
+def read_transfer(data, path, known=_TRANSFER_KEYS, strict=True):
+    """A transfer: a deal's ``transfers`` item, or a ``transfer`` move itself (``known`` then the
+    move's keys; the ``null``s it was given are kept with the transfer, written back as they came)."""
+    data = only_known(read_object(data, path), known, path, strict)
+    giver = _name(require(data, "from", path), f"{path}.from")
+    receiver = _name(require(data, "to", path), f"{path}.to")
     capital = optional(data, "capital")
     if capital is not None:
-        read_int(capital, f"{path}.capital")
+        _number(capital, f"{path}.capital")
     assets = optional(data, "assets")
     if assets is not None:
-        assets = tuple(read_text(a, f"{path}.assets[{i}]") for i, a in enumerate(read_list(assets, f"{path}.assets")))
-    return Transfer(giver, receiver, capital, assets, _unknown(data, known))
+        assets = tuple(_text(a, f"{path}.assets[{i}]") for i, a in enumerate(_entries(assets, f"{path}.assets")))
+    kept = _nulls(data)
+    if known is _TRANSFER_KEYS and data.get("note") is not None:  # a deal's transfer's own note
+        kept["note"] = _note(data["note"], f"{path}.note")
+    return Transfer(giver, receiver, capital, assets, kept)
 
 
 @dataclass(frozen=True)
@@ -304,137 +366,154 @@ class Move:
         return out
 
 
-def _read_deal(data, path, args, partial):
-    args["active"] = read_text(require(data, "active", path), f"{path}.active")
-    args["asset"] = read_text(require(data, "asset", path), f"{path}.asset")
+def _read_deal(data, path, args, partial, strict):
+    args["active"] = _name(require(data, "active", path), f"{path}.active")
+    args["asset"] = _text(require(data, "asset", path), f"{path}.asset")
     if not partial or data.get("main") is not None:
-        args["main"] = read_offer(require(data, "main", path), f"{path}.main")
+        args["main"] = read_offer(require(data, "main", path), f"{path}.main", strict)
     counters = data.get("counteroffers", []) if partial else require(data, "counteroffers", path)
     out = []
-    for i, c in enumerate(read_list(counters, f"{path}.counteroffers")):
+    for i, c in enumerate(_entries(counters, f"{path}.counteroffers")):
         player = c.get("player") if type(c) is dict else None
-        if not (type(player) is str and player.strip()):  # the paths are built only for a refusal
-            where = f"{path}.counteroffers[{i}]"
+        if not (type(player) is str and player.strip() and len(player) <= NAME and player.isprintable()):
+            where = f"{path}.counteroffers[{i}]"  # the paths are built only for a refusal
             read_object(c, where)
-            player = read_text(require(c, "player", where), f"{where}.player")
+            player = _name(require(c, "player", where), f"{where}.player")
+        c = only_known(c, _COUNTER_KEYS, f"{path}.counteroffers[{i}]", strict)
         offer = _card_offer(c) or _read_offer_keys(c, f"{path}.counteroffers[{i}]")
-        out.append(Counteroffer(player, offer, _unknown(c, _COUNTER_KEYS)))
+        out.append(Counteroffer(player, offer, _nulls(c)))
     args["counteroffers"] = tuple(out)
     supports = data.get("support", []) if partial else require(data, "support", path)
     out = []
-    for i, s in enumerate(read_list(supports, f"{path}.support")):
-        if type(s) is dict and type(s.get("player")) is str and s["player"].strip() and s.get("offer") in OFFERS \
-                and type(s.get("cards")) is int:  # the usual case, checked fast
+    for i, s in enumerate(_entries(supports, f"{path}.support")):
+        if type(s) is dict and type(s.get("player")) is str and s["player"].strip() and len(s["player"]) <= NAME \
+                and s["player"].isprintable() and s.get("offer") in OFFERS and type(s.get("cards")) is int \
+                and -MAX_NUMBER <= s["cards"] <= MAX_NUMBER:  # the usual case, checked fast
             player, offer, cards = s["player"], s["offer"], s["cards"]
         else:
             where = f"{path}.support[{i}]"
             read_object(s, where)
-            player = read_text(require(s, "player", where), f"{where}.player")
+            player = _name(require(s, "player", where), f"{where}.player")
             offer = read_choice(require(s, "offer", where), f"{where}.offer", OFFERS)
-            cards = read_int(require(s, "cards", where), f"{where}.cards")
-        out.append(Support(player, offer, cards, _unknown(s, _SUPPORT_KEYS)))
+            cards = _number(require(s, "cards", where), f"{where}.cards")
+        s = only_known(s, _SUPPORT_KEYS, f"{path}.support[{i}]", strict)
+        out.append(Support(player, offer, cards, _nulls(s)))
     args["support"] = tuple(out)
     extra = optional(data, "extra")
     if extra is not None:
-        extra = read_int_map(extra, f"{path}.extra")
+        extra = _numbers(extra, f"{path}.extra")
         for key in extra:
             read_choice(key, f"{path}.extra.{key}", OFFERS)
         args["extra_support"] = extra
     for key in ("extra_reason", "override_reason"):
         if optional(data, key) is not None:
-            args[key] = read_text(data[key], f"{path}.{key}")
+            args[key] = read_text(data[key], f"{path}.{key}", REASON, LINES)
     transfers = optional(data, "transfers")
     if transfers is not None:
-        args["transfers"] = tuple(read_transfer(x, f"{path}.transfers[{i}]")
-                                  for i, x in enumerate(read_list(transfers, f"{path}.transfers")))
+        args["transfers"] = tuple(read_transfer(x, f"{path}.transfers[{i}]", strict=strict)
+                                  for i, x in enumerate(_entries(transfers, f"{path}.transfers")))
     if optional(data, "winner") is not None:
         args["winner"] = read_choice(data["winner"], f"{path}.winner", OFFERS)
 
 
-def _read_end_round(data, path, args):
-    args["production"] = read_int_map(require(data, "production", path), f"{path}.production")
+def _read_end_round(data, path, args, strict):
+    args["production"] = _numbers(require(data, "production", path), f"{path}.production")
     if optional(data, "event") is not None:
-        args["event"] = read_text(data["event"], f"{path}.event")
+        args["event"] = _text(data["event"], f"{path}.event")
     for key in ("event_threat", "next_assets"):
         if optional(data, key) is not None:
-            args[key] = read_int(data[key], f"{path}.{key}")
+            args[key] = _number(data[key], f"{path}.{key}")
 
 
-def _read_demand_round(data, path, args):
+def _read_demand_round(data, path, args, strict):
     out = []
-    for i, x in enumerate(read_list(require(data, "investments", path), f"{path}.investments")):
+    for i, x in enumerate(_entries(require(data, "investments", path), f"{path}.investments")):
         where = f"{path}.investments[{i}]"
-        read_object(x, where)
-        out.append(Investment(read_text(require(x, "player", where), f"{where}.player"),
-                              read_text(require(x, "card", where), f"{where}.card"),
-                              read_int(require(x, "capital", where), f"{where}.capital"),
-                              _unknown(x, _INVESTMENT_KEYS)))
+        x = only_known(read_object(x, where), _INVESTMENT_KEYS, where, strict)
+        out.append(Investment(_name(require(x, "player", where), f"{where}.player"),
+                              _text(require(x, "card", where), f"{where}.card"),
+                              _number(require(x, "capital", where), f"{where}.capital"),
+                              _nulls(x)))
     args["investments"] = tuple(out)
     if optional(data, "next_demand") is not None:
-        args["next_demand"] = read_demand_card(data["next_demand"], f"{path}.next_demand")
+        args["next_demand"] = _read_demand(data["next_demand"], f"{path}.next_demand", strict)
 
 
-def _read_adjust(data, path, args):
-    args["reason"] = read_text(require(data, "reason", path), f"{path}.reason")  # D37: an empty one is missing
+def _read_demand(value, path, strict):
+    """The next demand card: a pack code, or an inline card with bounded fields (``setup``'s
+    reader reads its shape)."""
+    if isinstance(value, str):
+        return _text(value, path)
+    value = only_known(read_object(value, path), _DEMAND_KEYS, path, strict)
+    _text(require(value, "code", path), f"{path}.code")
+    _number(require(value, "threat", path), f"{path}.threat", 0)
+    _numbers(value.get("targets", {}), f"{path}.targets", 0)
+    return read_demand_card(value, path)
+
+
+def _read_adjust(data, path, args, strict):
+    # D37: an empty reason is a missing one
+    args["reason"] = read_text(require(data, "reason", path), f"{path}.reason", REASON, LINES)
     if optional(data, "assets_left") is not None:
-        args["assets_left"] = read_int(data["assets_left"], f"{path}.assets_left")
+        args["assets_left"] = _number(data["assets_left"], f"{path}.assets_left")
     if optional(data, "first_player") is not None:
-        args["first_player"] = read_text(data["first_player"], f"{path}.first_player")
+        args["first_player"] = _name(data["first_player"], f"{path}.first_player")
     if optional(data, "emergency") is not None:
-        emergency = read_object(data["emergency"], f"{path}.emergency")
+        emergency = _map(data["emergency"], f"{path}.emergency")
         args["emergency"] = {corp: read_choice(state, f"{path}.emergency.{corp}", EMERGENCY_STATES)
                              for corp, state in emergency.items()}
     if optional(data, "remove_assets") is not None:
-        removed = read_object(data["remove_assets"], f"{path}.remove_assets")
+        removed = _map(data["remove_assets"], f"{path}.remove_assets")
         args["remove_assets"] = {
-            player: tuple(read_text(a, f"{path}.remove_assets.{player}[{i}]")
-                          for i, a in enumerate(read_list(assets, f"{path}.remove_assets.{player}")))
+            player: tuple(_text(a, f"{path}.remove_assets.{player}[{i}]")
+                          for i, a in enumerate(_entries(assets, f"{path}.remove_assets.{player}")))
             for player, assets in removed.items()}
 
 
-def read_move(data, path="move", *, partial=False):
+def read_move(data, path="move", *, partial=False, strict=True):
     """A ``Move`` from its JSON object; raises ``MalformedError`` naming the bad field.
 
     ``partial=True`` (deals only) reads a deal still being entered: ``main``, ``counteroffers``
-    and ``support`` may be missing (see ``Game.preview_deal``)."""
+    and ``support`` may be missing (see ``Game.preview_deal``). ``strict`` (a move from a
+    tablet, a form or the API): a key the move or an object in it does not take is refused;
+    else (a record file, a stored log) it is ignored and dropped."""
     read_object(data, path)
     kind = require(data, "type", path)
-    if kind not in MOVE_TYPES:
+    if not isinstance(kind, str) or kind not in MOVE_TYPES:
         raise MalformedError(f"{path}.type", "unknown move type {kind!r}; the types are {allowed}",
-                             kind=kind, allowed=", ".join(MOVE_TYPES))
+                             kind=shown(kind), allowed=", ".join(MOVE_TYPES))
+    data = only_known(data, ALLOWED[kind], path, strict)
     args = {"type": kind}
     if kind == "deal":
-        _read_deal(data, path, args, partial)
+        _read_deal(data, path, args, partial, strict)
     elif kind == "end_round":
-        _read_end_round(data, path, args)
+        _read_end_round(data, path, args, strict)
     elif kind == "demand_round":
-        _read_demand_round(data, path, args)
+        _read_demand_round(data, path, args, strict)
     elif kind == "capital":
-        args["player"] = read_text(require(data, "player", path), f"{path}.player")
-        args["amount"] = read_int(require(data, "amount", path), f"{path}.amount")
+        args["player"] = _name(require(data, "player", path), f"{path}.player")
+        args["amount"] = _number(require(data, "amount", path), f"{path}.amount")
         args["reason"] = read_choice(require(data, "reason", path), f"{path}.reason", CAPITAL_REASONS)
     elif kind == "threat":
-        args["amount"] = read_int(require(data, "amount", path), f"{path}.amount")
+        args["amount"] = _number(require(data, "amount", path), f"{path}.amount")
         args["reason"] = read_choice(require(data, "reason", path), f"{path}.reason", THREAT_REASONS)
     elif kind == "supply":
-        args["changes"] = read_int_map(require(data, "changes", path), f"{path}.changes")
+        args["changes"] = _numbers(require(data, "changes", path), f"{path}.changes")
         args["reason"] = read_choice(require(data, "reason", path), f"{path}.reason", SUPPLY_REASONS)
     elif kind == "transfer":
-        args["transfer"] = read_transfer(data, path, _KNOWN["transfer"])
+        args["transfer"] = read_transfer(data, path, ALLOWED["transfer"], strict)
     elif kind == "adjust":
-        _read_adjust(data, path, args)
+        _read_adjust(data, path, args, strict)
     elif kind == "finish":
         if optional(data, "rivals") is not None:
-            rivals = read_object(data["rivals"], f"{path}.rivals")
-            args["rivals"] = {p: read_text(r, f"{path}.rivals.{p}") for p, r in rivals.items()}
-    for key in ("at", "note"):
-        if optional(data, key) is not None:
-            if not isinstance(data[key], str):
-                raise MalformedError(f"{path}.{key}", "must be a text")
-            args[key] = data[key]
-    args["extra"] = _unknown(data, _KNOWN[kind])
-    if kind == "transfer":  # the transfer's own reader kept the unknown keys
-        args["extra"] = {}
+            rivals = _map(data["rivals"], f"{path}.rivals")
+            args["rivals"] = {p: _text(r, f"{path}.rivals.{p}") for p, r in rivals.items()}
+    if optional(data, "at") is not None:
+        args["at"] = _note(data["at"], f"{path}.at", MAX_CODE, LINE)
+    if optional(data, "note") is not None:
+        args["note"] = _note(data["note"], f"{path}.note")
+    # the nulls given for optional keys (a transfer's reader kept its own)
+    args["extra"] = {} if kind == "transfer" else _nulls(data)
     return Move(**args)
 
 

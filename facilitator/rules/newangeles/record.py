@@ -8,6 +8,7 @@ pack and the setup are written back as they came (when they still say the same),
 from dataclasses import dataclass, field
 
 from ..errors import MalformedError, PackError, RulesError
+from ..bounds import MAX_MOVES
 from ..record import ReplayError
 from .fields import read_list, read_object, read_text, require
 from .game import Game
@@ -64,8 +65,8 @@ def read_record(data):
         path = f"content.{first.field}" if first.field else "content"
         raise MalformedError(path, "{problem}{more}", problem=first.message, more=more) from None
     setup = read_setup(data, "")
-    moves = read_list(require(data, "moves", ""), "moves")
-    moves = [read_move(m, f"moves[{i}]") for i, m in enumerate(moves)]
+    moves = read_list(require(data, "moves", ""), "moves", MAX_MOVES)
+    moves = [read_move(m, f"moves[{i}]", strict=False) for i, m in enumerate(moves)]  # unknown keys: ignored
     extra = {k: v for k, v in data.items() if k not in _KNOWN}
     return Record(table=table, pack=pack, setup=setup, moves=moves, extra=extra, raw_content=content,
                   raw_setup=data["setup"])

@@ -9,6 +9,7 @@ D38). Each ``SetupError`` carries as ``rule`` the RULES.md reference it breaks.
 
 from dataclasses import dataclass, field
 
+from ..bounds import MAX_NAME
 from ..errors import SetupError
 from .fields import optional, read_int, read_int_map, read_list, read_object, read_text, require, sub
 from .pack import FEDERALIST, DemandCard
@@ -76,7 +77,7 @@ def read_demand_card(value, path):
 
 def _read_player(data, path):
     read_object(data, path)
-    name = read_text(require(data, "name", path), f"{path}.name")
+    name = read_text(require(data, "name", path), f"{path}.name", MAX_NAME)  # as a move names a player
     corp = read_text(require(data, "corp", path), f"{path}.corp")
     capital = read_int(require(data, "capital", path), f"{path}.capital")
     rival = optional(data, "rival")
@@ -94,7 +95,7 @@ def read_setup(data, path=""):
     raw = read_object(require(data, "setup", path), where)
     players = read_list(require(raw, "players", where), f"{where}.players")
     players = tuple(_read_player(p, f"{where}.players[{i}]") for i, p in enumerate(players))
-    first = read_text(require(raw, "first_player", where), f"{where}.first_player")
+    first = read_text(require(raw, "first_player", where), f"{where}.first_player", MAX_NAME)
     threat = read_int(require(raw, "threat", where), f"{where}.threat")
     assets = read_int(require(raw, "assets", where), f"{where}.assets")
     demand = read_demand_card(require(raw, "demand", where), f"{where}.demand")
