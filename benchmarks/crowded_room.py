@@ -1,6 +1,6 @@
 """The crowded room (issue 17): 40 tablets whose Wi-Fi comes back at the same instant, each
 flushing the 1-4 moves its outbox queued, wave after wave for 60 s, on the server an organizer
-starts (``facilitator serve``: waitress on SQLite) and with ``--workers 4`` (gunicorn), on
+starts (``facilitator serve``: waitress on SQLite) and with ``--workers 4`` (four forked waitress processes), on
 SQLite or PostgreSQL. Loopback only; bounded in time; stops by itself.
 
     python benchmarks/crowded_room.py [--tablets 40] [--seconds 60] [--workers 1|4]
@@ -65,7 +65,7 @@ def served(url, folder, workers=1, threads=8, synchronous=None, extra_env=None):
         else:
             log.seek(0)
             raise SystemExit("the server did not start: " + log.read()[-2000:])
-        time.sleep(0.5 if workers > 1 else 0)  # gunicorn's workers boot after the socket opens
+        time.sleep(0.5 if workers > 1 else 0)  # the workers are forked after the socket opens
         server.log = log
         yield port, server
     finally:
@@ -190,7 +190,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tablets", type=int, default=40)
     ap.add_argument("--seconds", type=float, default=60)
-    ap.add_argument("--workers", type=int, default=1, help="1: waitress (the default server); N: gunicorn")
+    ap.add_argument("--workers", type=int, default=1, help="1: waitress (the default server); N: N forked waitress processes")
     ap.add_argument("--threads", type=int, default=8, help="threads per server process (serve's default: 8)")
     ap.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite")
     ap.add_argument("--synchronous", choices=("FULL", "NORMAL"), default=None,
@@ -224,7 +224,7 @@ def main(argv=None):
         rows = sum(len(t.sent or []) for t in tablets)
         failed = sum(n for status, n in statuses.items() if not isinstance(status, int) or status >= 500)
         exact, problems = verify(url, tablets)
-        server_name = "waitress (facilitator serve)" if args.workers == 1 else f"gunicorn, {args.workers} workers"
+        server_name = "waitress (facilitator serve)" if args.workers == 1 else f"facilitator serve --workers {args.workers}"
         print(f"database: {args.db}{' synchronous=' + args.synchronous if args.synchronous else ''}; "
               f"server: {server_name}, {args.threads} threads each")
         print(f"{len(tablets)} tablets flushing 1-4 queued moves at the same instant for {elapsed:.0f} s: "

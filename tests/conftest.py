@@ -10,6 +10,11 @@ import pytest
 # the tests' shared modules (``tests.pages``) are found from the repository, however pytest is run
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+# SQLite waits for the disk at every commit in the app (synchronous=FULL: a move survives a power
+# cut); the tests make hundreds of thousands of commits and check no power cut, so they skip the
+# 1.5 ms wait (servers they start inherit it). tests/events/test_write_lock.py checks the app's own.
+os.environ.setdefault("FACILITATOR_SQLITE_SYNCHRONOUS", "NORMAL")
+
 PG_CANDIDATES = [
     os.environ.get("TEST_POSTGRES_URL"),
     "postgresql+psycopg://postgres@127.0.0.1:5432/test",

@@ -229,7 +229,7 @@ def test_simulated_reactions_cover_every_reaction_card():
 
 # ----- slow -------------------------------------------------------------------------------------------
 @pytest.mark.slow
-@examples(120)
+@examples(70)
 @given(seed=st.integers(0, 2 ** 32 - 1), players=st.sampled_from([2, 3]))
 def test_many_random_games_keep_the_invariants_with_many_probes(seed, players):
     play_and_check(seed, players, probes=3)

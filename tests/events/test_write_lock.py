@@ -176,15 +176,20 @@ def test_a_page_that_finds_something_to_write_while_another_write_lands_is_drawn
     assert moves_of(app, good) == [(1, None)]
 
 
-def test_an_acknowledged_move_is_on_the_disk_before_the_tablet_is_told(app):
+def test_an_acknowledged_move_is_on_the_disk_before_the_tablet_is_told(tmp_path):
     """The embedded database waits for the disk at every commit (``synchronous=FULL``): a move
-    a tablet was told is recorded survives a power cut, not only a crash of the app."""
-    engine = app.extensions["facilitator.engine"]
-    if engine.dialect.name != "sqlite":
-        pytest.skip("PostgreSQL's own fsync setting applies")
-    with engine.connect() as connection:
-        assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
-        assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    a tablet was told is recorded survives a power cut, not only a crash of the app. (The tests
+    themselves run with NORMAL, see conftest.py: here a fresh process with the app's default.)"""
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k != "FACILITATOR_SQLITE_SYNCHRONOUS"}
+    probe = ("from facilitator.storage.db import get_engine\n"
+             f"engine = get_engine('sqlite:///{tmp_path / 'probe.db'}')\n"
+             "with engine.connect() as c:\n"
+             "    print(c.exec_driver_sql('PRAGMA synchronous').scalar(), c.exec_driver_sql('PRAGMA journal_mode').scalar())")
+    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=60)
+    assert out.stdout.split() == ["2", "wal"], out.stderr  # 2: FULL
 
 
 def test_a_write_that_waited_past_the_busy_timeout_is_a_503_to_send_again(app, client, monkeypatch):

@@ -428,7 +428,7 @@ def test_random_legal_games_keep_the_rules_after_every_move(pack_name, data):
 
 
 @pytest.mark.slow
-@examples(1000)
+@examples(600)
 @given(seed=st.integers(0, 2 ** 32 - 1), players=st.sampled_from((3, 4)),
        adjust_rate=st.sampled_from((0.0, 0.0, 0.03)))
 def test_simulated_tables_keep_the_rules_after_every_move(seed, players, adjust_rate):
