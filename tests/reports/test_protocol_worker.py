@@ -17,6 +17,7 @@ from pypdf import PdfReader
 from facilitator import services
 from facilitator.rules import registry
 from facilitator.storage import session_scope
+from tests.processes import descendants
 
 from .game_records import GAMES, LYCEUM, game_record, names_of
 
@@ -203,26 +204,6 @@ def test_a_protocol_whose_worker_dies_while_making_it_is_made_again(app, client)
 
 
 # ----- the server's own processes ------------------------------------------------------------------
-def descendants(pid):
-    """Every live process below ``pid``, read from /proc (each process's parent)."""
-    parents = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if fields[0] != "Z":
-                parents.setdefault(int(fields[1]), []).append(int(entry))
-    found, todo = [], [pid]
-    while todo:
-        for child in parents.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
-
-
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
