@@ -21,6 +21,7 @@ import time
 import pytest
 
 from tests.conftest import _sqlite_template
+from tests.connections import closed_by_server
 from tests.processes import alive, children, descendants
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks, and reads /proc")
@@ -103,19 +104,6 @@ def server(tmp_path, tmp_path_factory):
     """A server of the test's own (it kills a worker, then stops the server)."""
     with running(tmp_path, _sqlite_template(tmp_path_factory)) as proc:
         yield proc
-
-
-def closed_by_server(sock, within):
-    """True if the server closes ``sock`` within ``within`` seconds."""
-    sock.settimeout(within)
-    try:
-        while sock.recv(4096):
-            pass
-        return True
-    except (ConnectionResetError, BrokenPipeError):
-        return True
-    except TimeoutError:
-        return False
 
 
 def half_sent(port, count):

@@ -14,6 +14,7 @@ import time
 import pytest
 
 from facilitator.web.server import Guard, create_server, fit_open_files
+from tests.connections import closed_by_server
 
 HEAD_TIMEOUT = 1.0
 
@@ -72,19 +73,6 @@ class Server:
             return response.status, response.read().decode(), time.monotonic() - started
         finally:
             conn.close()
-
-
-def closed_by_server(sock, within):
-    """True if the server closes ``sock`` within ``within`` seconds (reading what it may send)."""
-    sock.settimeout(within)
-    try:
-        while sock.recv(4096):
-            pass
-        return True
-    except (ConnectionResetError, BrokenPipeError):
-        return True
-    except TimeoutError:
-        return False
 
 
 def still_open(sock):
