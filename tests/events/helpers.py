@@ -6,6 +6,9 @@ CSRF protection stays on in the tests: every post that should get past it carrie
 from a page the same browser rendered.
 """
 
+import os
+
+import pytest
 
 from facilitator import services
 from facilitator.services import events
@@ -13,6 +16,7 @@ from facilitator.content import sample_pack
 from facilitator.rules.simulate import random_game
 from facilitator.storage.models import ContentPackRow, Event, GameTable, MoveRow, Setting
 from tests import pages
+from tests.conftest import SERVER_URL
 from tests.pages import db, english, flashes, organizer_browser, text  # noqa: F401 (the tests' one page helper)
 
 PACK = sample_pack()
@@ -128,3 +132,22 @@ def log_of(app, table_id):
 def organizer_of(app):
     """A new browser of ``app`` holding a live organizer session (as the sign-in form gives)."""
     return organizer_browser(app)
+
+
+def fresh_database(kind, tmp_path):
+    """A database with nothing in it, not even the schema: ``(url, drop)`` (the PostgreSQL one is
+    a database of its own on the test server, dropped by ``drop``)."""
+    if kind == "sqlite":
+        return f"sqlite:///{tmp_path / 'fresh.db'}", lambda: None
+    if SERVER_URL is None:
+        pytest.skip("no PostgreSQL server reachable on 127.0.0.1:5432")
+    import psycopg
+    name = f"test_facilitator_fresh_{os.getpid()}"
+    admin = psycopg.connect(SERVER_URL.replace("postgresql+psycopg://", "postgresql://"), autocommit=True)
+    admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+    admin.execute(f'CREATE DATABASE "{name}"')
+
+    def drop():
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
+    return SERVER_URL.rsplit("/", 1)[0] + "/" + name, drop

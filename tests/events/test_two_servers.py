@@ -35,8 +35,9 @@ import pytest
 from facilitator import services
 from facilitator.rules.simulate import choose_move
 from facilitator.storage.models import Setting
-from tests.conftest import SERVER_URL
 from tests.pages import Page
+
+from .helpers import fresh_database
 
 pytestmark = [pytest.mark.db, pytest.mark.slow]
 PASSWORD = "two-servers-password"
@@ -53,21 +54,14 @@ PLAYERS = {  # the setup form's fields for three players (tests/web/helpers.py's
 
 # ----- a fresh database and two servers on it ------------------------------------------------------
 @pytest.fixture
-def fresh_postgres():
+def fresh_postgres(tmp_path):
     """A PostgreSQL database with nothing in it, not even the schema (dropped afterwards)."""
-    if SERVER_URL is None:
-        pytest.skip("no PostgreSQL server reachable on 127.0.0.1:5432")
-    import psycopg
-    name = f"test_facilitator_two_servers_{os.getpid()}"
-    admin = psycopg.connect(SERVER_URL.replace("postgresql+psycopg://", "postgresql://"), autocommit=True)
-    admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
-    admin.execute(f'CREATE DATABASE "{name}"')
+    url, drop = fresh_database("postgresql", tmp_path)
     try:
-        yield SERVER_URL.rsplit("/", 1)[0] + "/" + name
+        yield url
     finally:
         services.db.dispose_all()
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
+        drop()
 
 
 def free_port():

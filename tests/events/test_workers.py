@@ -22,8 +22,9 @@ from facilitator.rules import Game
 from facilitator.rules.errors import IllegalMoveError
 from facilitator.rules.simulate import choose_move, random_setup
 
-from tests.conftest import SERVER_URL
 from tests.processes import children, connection_holders
+
+from .helpers import fresh_database
 
 pytestmark = [pytest.mark.db, pytest.mark.slow,
               pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks, and reads /proc")]
@@ -37,24 +38,6 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def fresh_database(kind, tmp_path):
-    """A database with nothing in it, not even the schema: ``(url, drop)``."""
-    if kind == "sqlite":
-        return f"sqlite:///{tmp_path / 'fresh.db'}", lambda: None
-    if SERVER_URL is None:
-        pytest.skip("no PostgreSQL server reachable on 127.0.0.1:5432")
-    import psycopg
-    name = f"test_facilitator_workers_{os.getpid()}"
-    admin = psycopg.connect(SERVER_URL.replace("postgresql+psycopg://", "postgresql://"), autocommit=True)
-    admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
-    admin.execute(f'CREATE DATABASE "{name}"')
-
-    def drop():
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
-    return SERVER_URL.rsplit("/", 1)[0] + "/" + name, drop
 
 
 class Server:
