@@ -22,9 +22,7 @@ import http.client
 import json
 import os
 import random
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -35,7 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.load_event import Host, free_port, prepare  # noqa: E402
+from benchmarks.crowded_room import served  # noqa: E402
+from benchmarks.load_event import Host, prepare  # noqa: E402
 
 TARGET_P95_MS = 100
 DEADLINE_SECONDS = 600
@@ -202,105 +201,84 @@ def main():
     from facilitator.storage.db import dispose_all
     dispose_all()
 
-    port = free_port()
-    env = dict(os.environ, DATABASE_URL=url, FACILITATOR_INSTANCE=str(Path(tmp.name) / "instance"),
-               FACILITATOR_ORGANIZER_PASSWORD="bench-finishing-password")
-    log = open(Path(tmp.name) / "server.log", "w+")
-    server = subprocess.Popen([sys.executable, "-m", "facilitator", "serve", "--host", "127.0.0.1", "--port",
-                               str(port), "--threads", str(args.threads), "--public-url", f"http://127.0.0.1:{port}"],
-                              env=env, stdout=log, stderr=subprocess.STDOUT, cwd=tmp.name)
     try:
-        for _ in range(300):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            log.seek(0)
-            raise SystemExit("the server did not start: " + log.read()[-2000:])
+        with served(url, tmp.name, threads=args.threads) as (port, server):
+            log = server.log
+            stop, start = threading.Event(), threading.Event()
+            hosts = [Host(port, tid, token, players, args.seed + i, args.think, stop)
+                     for i, (tid, token, players) in enumerate(playing)]
+            for h in hosts:
+                h.latencies = Stamped()
+            finishers = [Finisher(port, game, tid, token, last, start) for game, tid, token, last in finishing]
+            for f in finishers:
+                f.start()
+            for f in finishers:
+                f.ready.wait(120)
+            for h in hosts:
+                h.start()
+                time.sleep(args.think / max(1, len(hosts)))  # hosts do not all tap at the same instant
+            time.sleep(args.warmup)
+            server_cpu = cpu_seconds(server.pid)
+            finish_at = time.perf_counter()
+            start.set()
+            worker_cpu = {}
+            while any(f.is_alive() for f in finishers) and time.perf_counter() - finish_at < DEADLINE_SECONDS:
+                for pid in children(server.pid):  # the worker's CPU, read while it lives
+                    worker_cpu[pid] = cpu_seconds(pid) or worker_cpu.get(pid, 0)
+                time.sleep(0.5)
+            done_at = time.perf_counter()
+            server_cpu = (cpu_seconds(server.pid) or 0) - (server_cpu or 0)
+            stop.set()
+            for h in hosts:
+                h.join(30)
 
-        stop, start = threading.Event(), threading.Event()
-        hosts = [Host(port, tid, token, players, args.seed + i, args.think, stop)
-                 for i, (tid, token, players) in enumerate(playing)]
-        for h in hosts:
-            h.latencies = Stamped()
-        finishers = [Finisher(port, game, tid, token, last, start) for game, tid, token, last in finishing]
-        for f in finishers:
-            f.start()
-        for f in finishers:
-            f.ready.wait(120)
-        for h in hosts:
-            h.start()
-            time.sleep(args.think / max(1, len(hosts)))  # hosts do not all tap at the same instant
-        time.sleep(args.warmup)
-        server_cpu = cpu_seconds(server.pid)
-        finish_at = time.perf_counter()
-        start.set()
-        worker_cpu = {}
-        while any(f.is_alive() for f in finishers) and time.perf_counter() - finish_at < DEADLINE_SECONDS:
-            for pid in children(server.pid):  # the worker's CPU, read while it lives
-                worker_cpu[pid] = cpu_seconds(pid) or worker_cpu.get(pid, 0)
-            time.sleep(0.5)
-        done_at = time.perf_counter()
-        server_cpu = (cpu_seconds(server.pid) or 0) - (server_cpu or 0)
-        stop.set()
-        for h in hosts:
-            h.join(30)
-
-        def window(low, high):
-            return [lat * 1000 for h in hosts for at, lat in zip(h.latencies.sent_at, h.latencies) if low <= at < high]
-        before, during = window(0, finish_at), window(finish_at, done_at)
-        # the burst: until every finishing table's last move was answered; then the PDFs being made
-        answered = finish_at + max((f.finish_ms or 0) for f in finishers) / 1000
-        burst, making = window(finish_at, answered), window(answered, done_at)
-        statuses = Counter()
-        for f in finishers:
-            statuses.update(f.statuses)
-        errors = [(f.game, f.table_id, f.error) for f in finishers if f.error] + \
-            [("playing", h.table_id, e) for h in hosts for e in h.errors]
-        print(f"server: facilitator serve (waitress, {args.threads} threads), SQLite; "
-              f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
-        print(f"{len(finishers)} tables finished at once ({args.finishing} of each game), each downloading its "
-              f"protocol PDF; {len(hosts)} «16/25» tables playing a move every {args.think:g} s")
-        print("playing tables' moves:")
-        print(line("before the finish", before))
-        print(line(f"while {len(finishers)} protocols were made ({done_at - finish_at:.1f} s)", during))
-        print(line(f"  of which: the {len(finishers)} last moves posted at once ({answered - finish_at:.1f} s)", burst))
-        print(line("  of which: then, the PDFs being made and downloaded", making))
-        for game in GAMES:
-            mine = [f for f in finishers if f.game == game]
-            waits = [f.pdf_seconds for f in mine if f.pdf_seconds is not None]
-            finishes = [f.finish_ms for f in mine if f.finish_ms is not None]
-            if waits:
-                print(f"  {game}: last move p50 {statistics.median(finishes):.0f} ms; PDF in hand after "
-                      f"p50 {statistics.median(waits):.1f} s, max {max(waits):.1f} s ({len(waits)}/{len(mine)})")
-        span = done_at - finish_at
-        print(f"CPU while the protocols were made: server process {server_cpu:.1f} s "
-              f"({100 * server_cpu / span:.0f}% of one core), PDF worker {sum(worker_cpu.values()):.1f} s "
-              f"({100 * sum(worker_cpu.values()) / span:.0f}%)")
-        refreshes = [r for f in finishers for r in f.refreshes]
-        print(f"finishing hosts' answers: {dict(sorted(statuses.items()))}; the progress page came "
-              f"{len(refreshes)} times, {len(refreshes) / max(0.001, done_at - finish_at):.1f}/s, asking again "
-              f"after {statistics.mean(refreshes) if refreshes else 0:.1f} s on average")
-        for where, table_id, error in errors[:10]:
-            print(f"  error at {where} table {table_id}: {error}")
-        p95 = percentile(during, 95)
-        ok = not errors and during and p95 < TARGET_P95_MS and not any(s >= 500 for s in statuses)
-        print(f"target: p95 of the playing tables' moves while the protocols are made < {TARGET_P95_MS} ms: "
-              f"{p95:.1f} ms")
-        print("RESULT:", "PASS" if ok else "FAIL")
-        if errors:
-            log.seek(0)
-            print("server log (end):\n" + log.read()[-3000:])
-        return 0 if ok else 1
+            def window(low, high):
+                return [lat * 1000 for h in hosts for at, lat in zip(h.latencies.sent_at, h.latencies) if low <= at < high]
+            before, during = window(0, finish_at), window(finish_at, done_at)
+            # the burst: until every finishing table's last move was answered; then the PDFs being made
+            answered = finish_at + max((f.finish_ms or 0) for f in finishers) / 1000
+            burst, making = window(finish_at, answered), window(answered, done_at)
+            statuses = Counter()
+            for f in finishers:
+                statuses.update(f.statuses)
+            errors = [(f.game, f.table_id, f.error) for f in finishers if f.error] + \
+                [("playing", h.table_id, e) for h in hosts for e in h.errors]
+            print(f"server: facilitator serve (waitress, {args.threads} threads), SQLite; "
+                  f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
+            print(f"{len(finishers)} tables finished at once ({args.finishing} of each game), each downloading its "
+                  f"protocol PDF; {len(hosts)} «16/25» tables playing a move every {args.think:g} s")
+            print("playing tables' moves:")
+            print(line("before the finish", before))
+            print(line(f"while {len(finishers)} protocols were made ({done_at - finish_at:.1f} s)", during))
+            print(line(f"  of which: the {len(finishers)} last moves posted at once ({answered - finish_at:.1f} s)", burst))
+            print(line("  of which: then, the PDFs being made and downloaded", making))
+            for game in GAMES:
+                mine = [f for f in finishers if f.game == game]
+                waits = [f.pdf_seconds for f in mine if f.pdf_seconds is not None]
+                finishes = [f.finish_ms for f in mine if f.finish_ms is not None]
+                if waits:
+                    print(f"  {game}: last move p50 {statistics.median(finishes):.0f} ms; PDF in hand after "
+                          f"p50 {statistics.median(waits):.1f} s, max {max(waits):.1f} s ({len(waits)}/{len(mine)})")
+            span = done_at - finish_at
+            print(f"CPU while the protocols were made: server process {server_cpu:.1f} s "
+                  f"({100 * server_cpu / span:.0f}% of one core), PDF worker {sum(worker_cpu.values()):.1f} s "
+                  f"({100 * sum(worker_cpu.values()) / span:.0f}%)")
+            refreshes = [r for f in finishers for r in f.refreshes]
+            print(f"finishing hosts' answers: {dict(sorted(statuses.items()))}; the progress page came "
+                  f"{len(refreshes)} times, {len(refreshes) / max(0.001, done_at - finish_at):.1f}/s, asking again "
+                  f"after {statistics.mean(refreshes) if refreshes else 0:.1f} s on average")
+            for where, table_id, error in errors[:10]:
+                print(f"  error at {where} table {table_id}: {error}")
+            p95 = percentile(during, 95)
+            ok = not errors and during and p95 < TARGET_P95_MS and not any(s >= 500 for s in statuses)
+            print(f"target: p95 of the playing tables' moves while the protocols are made < {TARGET_P95_MS} ms: "
+                  f"{p95:.1f} ms")
+            print("RESULT:", "PASS" if ok else "FAIL")
+            if errors:
+                log.seek(0)
+                print("server log (end):\n" + log.read()[-3000:])
+            return 0 if ok else 1
     finally:
-        server.terminate()
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
         tmp.cleanup()
 
 

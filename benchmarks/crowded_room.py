@@ -48,7 +48,7 @@ def served(url, folder, workers=1, threads=8, synchronous=None, extra_env=None):
         env["FACILITATOR_SQLITE_SYNCHRONOUS"] = synchronous
     log = open(Path(folder) / f"server-{port}.log", "w+")
     command = [sys.executable, "-m", "facilitator", "serve", "--host", "127.0.0.1", "--port", str(port),
-               "--threads", str(threads)]
+               "--threads", str(threads), "--public-url", f"http://127.0.0.1:{port}"]
     if workers > 1:
         command += ["--workers", str(workers)]
     server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=folder)
