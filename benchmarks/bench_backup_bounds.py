@@ -33,10 +33,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from facilitator.content import sample_pack  # noqa: E402
-from facilitator.rules import registry  # noqa: E402
+from facilitator.rules.lyceum import registry  # noqa: E402
 from facilitator.rules.alterego.simulate import random_game as alterego_game  # noqa: E402
 from facilitator.rules.newangeles.simulate import random_game as newangeles_game  # noqa: E402
-from facilitator.rules.simulate import random_game as lyceum_game  # noqa: E402
+from facilitator.rules.lyceum.simulate import random_game as lyceum_game  # noqa: E402
 from facilitator.services.restore_check import MAX_LOG, MAX_TABLES  # noqa: E402
 from facilitator.services.tables import MAX_EVENT_TABLES, MAX_LOG_BYTES, MAX_LOG_MOVES  # noqa: E402
 

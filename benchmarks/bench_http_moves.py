@@ -43,10 +43,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from facilitator.content import sample_pack  # noqa: E402
-from facilitator.rules import Game, Record  # noqa: E402
+from facilitator.rules.lyceum import Game, Record  # noqa: E402
 from facilitator.rules.errors import IllegalMoveError  # noqa: E402
-from facilitator.rules.simulate import choose_move, random_game  # noqa: E402
-from facilitator.rules.skills import SKILLS  # noqa: E402
+from facilitator.rules.lyceum.simulate import choose_move, random_game  # noqa: E402
+from facilitator.rules.lyceum.skills import SKILLS  # noqa: E402
 
 TARGET_MS = 50
 DEADLINE_SECONDS = 300

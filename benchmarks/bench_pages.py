@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from facilitator.content import sample_pack  # noqa: E402
-from facilitator.rules import Record  # noqa: E402
-from facilitator.rules.simulate import random_game  # noqa: E402
+from facilitator.rules.lyceum import Record  # noqa: E402
+from facilitator.rules.lyceum.simulate import random_game  # noqa: E402
 
 TARGET_MS = 300
 
@@ -109,7 +109,7 @@ def run(url, args, tmp):
             nxt = game.next()
             if nxt is None or nxt["expects"] != "main":
                 return
-            from facilitator.rules import Move
+            from facilitator.rules.lyceum import Move
             services.record_move(s, token["id"], Move("pass", player=nxt["player"]), loaded.seq)
 
     def get(path, status=200):

@@ -12,7 +12,7 @@ text into a dict:
 Each figure is given as wall-clock time and as the process's CPU time: on a shared, busy
 machine the wall clock also counts other processes' turns, the CPU time does not.
 
-The games are random legal games on the sample pack (``facilitator.rules.simulate``).
+The games are random legal games on the sample pack (``facilitator.rules.lyceum.simulate``).
 
     python3 benchmarks/bench_replay.py [--games 200] [--repeat 5] [--tables 100]
 """
@@ -23,8 +23,9 @@ import statistics
 import time
 
 from facilitator.content import sample_pack
-from facilitator.rules import read_record, replay, standings, write_record
-from facilitator.rules.simulate import random_game
+from facilitator.rules.lyceum import read_record, standings, write_record
+from facilitator.rules.lyceum import replay
+from facilitator.rules.lyceum.simulate import random_game
 
 TARGET_MS = 5.0
 

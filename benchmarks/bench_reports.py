@@ -1,7 +1,7 @@
 """How long the protocols and the access sheet take to make, against their targets.
 
 * **event workbook** (target < 2 s): ``event_workbook_xlsx`` for 50 finished tables of 4
-  players (random legal games of ``facilitator.rules.simulate`` on the sample pack, replayed
+  players (random legal games of ``facilitator.rules.lyceum.simulate`` on the sample pack, replayed
   beforehand, as the app holds them): the summary sheet plus 4 sheets per table, built,
   styled and saved to bytes through openpyxl's public write-only API;
 * **table protocol PDF** (target < 1 s): ``table_protocol_pdf`` for one finished 4-player
@@ -52,7 +52,7 @@ from facilitator.reports.chart import xp_chart_svg  # noqa: E402
 from facilitator.reports.pdf import table_protocol_pdf  # noqa: E402
 from facilitator.reports.protocol import build_protocol  # noqa: E402
 from facilitator.reports.workbook import event_workbook_xlsx  # noqa: E402
-from facilitator.rules.simulate import random_game  # noqa: E402
+from facilitator.rules.lyceum.simulate import random_game  # noqa: E402
 
 TARGETS = {"event workbook": 2.0, "table protocol PDF": 1.0, "access sheet, 60 tables": 3.0,
            "XP chart, 10^100 XP": 0.5, "protocol PDF, 10^100 XP": 3.0}

@@ -3,7 +3,7 @@
 Sharing experience (RULES.md 3.2) needs level 3, so the thresholds decide when the table's
 most social move opens up. The sample pack aims at level 3 around rounds 4-5: early enough
 that most players can share, late enough that it is an achievement. This script plays N
-random legal games (``facilitator.rules.simulate.random_game``: plausible, not clever,
+random legal games (``facilitator.rules.lyceum.simulate.random_game``: plausible, not clever,
 players) and prints, for each level of the pack, how many players reach it and in which
 round, then the same for level 3 in detail, and the average final XP and level.
 
@@ -15,7 +15,7 @@ import statistics
 from collections import Counter
 
 from facilitator.content import sample_pack
-from facilitator.rules.simulate import random_game
+from facilitator.rules.lyceum.simulate import random_game
 
 SHARE_LEVEL = 3
 AIM = (4, 5)  # the rounds in which the sample pack wants players to reach level 3

@@ -33,8 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from facilitator.content import sample_pack  # noqa: E402
-from facilitator.rules import Game  # noqa: E402
-from facilitator.rules.simulate import choose_move, random_setup  # noqa: E402
+from facilitator.rules.lyceum import Game  # noqa: E402
+from facilitator.rules.lyceum.simulate import choose_move, random_setup  # noqa: E402
 
 DEADLINE_SECONDS = 600
 

@@ -33,9 +33,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from facilitator.content import sample_pack_data  # noqa: E402
-from facilitator.rules import read_pack  # noqa: E402
+from facilitator.rules.lyceum import read_pack  # noqa: E402
 from facilitator.rules.errors import IllegalMoveError, SetupError  # noqa: E402
-from facilitator.rules.simulate import choose_move, random_setup  # noqa: E402
+from facilitator.rules.lyceum.simulate import choose_move, random_setup  # noqa: E402
 
 
 def run(url, tables, seconds, seed):
@@ -96,7 +96,7 @@ def run(url, tables, seconds, seed):
         move = choose_move(loaded.game, rng)
         if move.type == "draw" and rng.random() < 0.3 and loaded.game.round <= 3:
             # the very card an editor may be removing right now
-            from facilitator.rules import Move
+            from facilitator.rules.lyceum import Move
             move = Move("draw", player=move.player, color="green", card=first_green["code"], decision="discard")
         time.sleep(rng.random() * 0.002)  # the screen was drawn a moment ago
         services.record_move(s, table_id, move, after)

@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.crowded_room import pct, served  # noqa: E402
 from benchmarks.load_event import DEADLINE_SECONDS, Host, postgres_database, prepare, verify  # noqa: E402
-from facilitator.rules.simulate import choose_move  # noqa: E402
+from facilitator.rules.lyceum.simulate import choose_move  # noqa: E402
 
 
 class Tablet(Host):

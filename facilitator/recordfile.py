@@ -12,7 +12,7 @@ import json
 from .rules import registry
 from .safejson import JSONInputError, loads
 from .rules.errors import MalformedError, RulesError, SetupError
-from .rules.record import ReplayError
+from .rules.lyceum.record import ReplayError
 
 
 class RecordFileError(Exception):

@@ -4,7 +4,7 @@ English for New Angeles by default)."""
 
 from .i18n import era_name
 from .i18n import gettext as _
-from .rules import SKILLS
+from .rules.lyceum import SKILLS
 from .words import number, skill_short
 
 

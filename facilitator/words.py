@@ -33,7 +33,7 @@ from babel.dates import format_date as babel_format_date
 from babel.numbers import format_decimal
 
 from .i18n import color_name, era_name, get_locale, gettext as _, normalize, skill_name  # noqa: F401
-from .rules import SKILLS
+from .rules.lyceum import SKILLS
 
 MINUS = "\u2212"  # a real minus sign: "−1" reads better than "-1" on a screen and in print
 NARROW_NBSP = "\u202f"  # groups thousands in Russian: 2 500 (never split across lines)

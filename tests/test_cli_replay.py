@@ -18,8 +18,8 @@ import pytest
 
 from facilitator.cli import main
 from facilitator.content import sample_pack
-from facilitator.rules import SKILLS, write_record
-from facilitator.rules.simulate import random_game
+from facilitator.rules.lyceum import SKILLS, write_record
+from facilitator.rules.lyceum.simulate import random_game
 
 PACK = {
     "format": "lyceum-pack/1", "id": "cli-test", "title": "Колода для проверки CLI",

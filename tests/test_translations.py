@@ -22,10 +22,11 @@ from wtforms.fields.core import UnboundField
 
 from facilitator import i18n
 from facilitator.content import sample_pack
-from facilitator.rules import Game, IllegalMoveError, Move, PlayerSetup
-from facilitator.rules.cards import COLOUR_TEMPLATES
-from facilitator.rules.moves import MOVE_TYPES
-from facilitator.rules.skills import SKILLS
+from facilitator.rules import IllegalMoveError
+from facilitator.rules.lyceum import Game, Move, PlayerSetup
+from facilitator.rules.lyceum.cards import COLOUR_TEMPLATES
+from facilitator.rules.lyceum.moves import MOVE_TYPES
+from facilitator.rules.lyceum.skills import SKILLS
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG_DIR = ROOT / "facilitator" / "translations" / "ru"

@@ -27,7 +27,7 @@ PROBE = textwrap.dedent("""
     pages = {url: client.get(url).status_code for url in ("/", "/pin", "/static/app.css", "/static/outbox.js",
                                                           "/static/fonts/DejaVuSans.ttf", "/favicon.ico")}
     engine = app.extensions["facilitator.engine"]
-    from facilitator.rules.simulate import random_game
+    from facilitator.rules.lyceum.simulate import random_game
     from facilitator.content import sample_pack
     record, _ = random_game(sample_pack(), seed=5, players=3)
     with services.db.session_scope(engine) as s:

@@ -34,9 +34,9 @@ from openpyxl.worksheet.datavalidation import DataValidation
 
 from ..i18n import LOCALES, gettext, skill_name, use_locale
 from ..reports.cells import put as put_cell
-from ..rules import ERA_KEYS, PACK_FORMAT, SKILLS, pack_problems, read_pack
-from ..rules.cards import COLOR_RULES, COLOR_XP, COLORS
-from ..rules.fields import MAX_SP, MAX_XP, shown
+from ..rules.lyceum import ERA_KEYS, PACK_FORMAT, SKILLS, pack_problems, read_pack
+from ..rules.lyceum.cards import COLOR_RULES, COLOR_XP, COLORS
+from ..rules.lyceum.fields import MAX_SP, MAX_XP, shown
 from . import sample_pack
 from .importing import (IMPORT_TEMPLATES, ImportProblem, PackImportError, color_name, era_name, json_to_pack,
                         problem_message, problem_text)

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field as dataclass_field
 
 from .. import safejson
 from ..i18n import gettext, skill_name
-from ..rules import ERA_KEYS, SKILLS, pack_problems
-from ..rules.cards import COLORS
+from ..rules.lyceum import ERA_KEYS, SKILLS, pack_problems
+from ..rules.lyceum.cards import COLORS
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,9 @@ deck of one era and colour so thin that the same cards keep coming up.
 from statistics import median
 
 from ..i18n import gettext
-from ..rules import ERA_KEYS, ERAS
-from ..rules.cards import COLOR_XP, COLORS
-from ..rules.skills import total
+from ..rules.lyceum import ERA_KEYS, ERAS
+from ..rules.lyceum.cards import COLOR_XP, COLORS
+from ..rules.lyceum.skills import total
 from .importing import color_name, era_name
 from .search import code_key
 

@@ -1,6 +1,6 @@
 """The results of an event (several tables), as data: team and individual rankings, winners.
 
-The rankings are the engine's (``facilitator.rules.standings``, RULES.md 5): tables by total
+The rankings are the engine's (``facilitator.rules.lyceum.standings``, RULES.md 5): tables by total
 final XP when every table has as many players, else by average; equal scores share a place.
 ``build_event`` adds what the printed sheets need on top: the rule in words, each table's
 protocol, and who gets a certificate.
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .. import words
-from ..rules import standings
+from ..rules.lyceum import standings
 from .protocol import iso_date, as_protocol
 
 

@@ -23,9 +23,9 @@ import facilitator
 
 from .. import words
 from ..i18n import get_locale, install_jinja, skill_name
-from ..rules import DECLARATION_BONUS, ROUNDS, SKILLS
-from ..rules.eras import age_in_round, era_of_round
-from ..rules.setup import start_skills, turn_order
+from ..rules.lyceum import DECLARATION_BONUS, ROUNDS, SKILLS
+from ..rules.lyceum.eras import age_in_round, era_of_round
+from ..rules.lyceum.setup import start_skills, turn_order
 from .chart import PALETTE, xp_chart_svg
 from .event import build_event
 from .protocol import Protocol, build_protocol

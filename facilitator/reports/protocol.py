@@ -18,8 +18,8 @@ from datetime import date, datetime
 
 from .. import words
 from ..i18n import gettext as _
-from ..rules import ROUNDS, SKILLS, Move, read_move, table_standing, turn_order_reason
-from ..rules.setup import start_skills
+from ..rules.lyceum import ROUNDS, SKILLS, Move, read_move, table_standing, turn_order_reason
+from ..rules.lyceum.setup import start_skills
 
 FINAL = "final"
 PROVISIONAL = "provisional"

@@ -30,8 +30,8 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from .. import words
 from ..i18n import gettext as _, skill_name
-from ..rules import DECLARATION_BONUS, ROUNDS, SKILLS
-from ..rules.eras import age_in_round, era_of_round
+from ..rules.lyceum import DECLARATION_BONUS, ROUNDS, SKILLS
+from ..rules.lyceum.eras import age_in_round, era_of_round
 from ..words import N_
 from .event import build_event
 from .protocol import Protocol, build_protocol

@@ -95,3 +95,13 @@ class PackError(Exception):
         self.problems = list(problems)
         lines = "\n".join(f"- {p}" for p in self.problems)
         super().__init__(f"content pack refused, {len(self.problems)} problem(s):\n{lines}")
+
+
+class ReplayError(Exception):
+    """A move of a record that the rules refuse: which move (1-based), and why."""
+
+    def __init__(self, number, move, error):
+        self.number = number
+        self.move = move
+        self.error = error
+        super().__init__(f"move {number} ({move.describe()}): {error.message}")

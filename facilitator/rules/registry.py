@@ -55,7 +55,7 @@ class Ruleset:
 
 LYCEUM = Ruleset(key="lyceum-16-25", name="16/25", pack_format="lyceum-pack/1",
                  record_format="lyceum-record/1", standings_format="lyceum-standings/1",
-                 locales=("ru", "en"), engine="facilitator.rules.lyceum_ruleset", players=(3, 4))
+                 locales=("ru", "en"), engine="facilitator.rules.lyceum.ruleset", players=(3, 4))
 
 ALTER_EGO = Ruleset(key="alter-ego-3", name="Alter Ego", pack_format="alterego-pack/1",
                     record_format="alterego-record/1", standings_format="alterego-standings/1",

@@ -32,7 +32,7 @@ from sqlmodel import select
 
 from ..rules import registry
 from ..rules.errors import MalformedError, RulesError
-from ..rules.record import ReplayError
+from ..rules.lyceum.record import ReplayError
 from ..storage.models import ContentPackRow, Event, GameTable, MoveRow
 from .db import after_commit
 from .packs import pack_of, pack_row_of, store_pack

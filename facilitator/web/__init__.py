@@ -142,7 +142,7 @@ def create_app(test_config=None):
     csrf.init_app(app)
     i18n.install_jinja(app.jinja_env)
     from .. import words
-    from ..rules import SKILLS
+    from ..rules.lyceum import SKILLS
     app.jinja_env.globals.update(LOCALES=i18n.LOCALES, SKILLS=SKILLS, skill_short=words.skill_short)
     app.jinja_env.filters.update(signed=words.signed, number=words.number, date=words.format_date)
     app.jinja_env.globals.update(game_name=game_name)

@@ -14,10 +14,10 @@ from wtforms.validators import NumberRange as _NumberRange
 
 from ..i18n import gettext as _
 from ..i18n import get_locale, skill_name, translate_error
-from ..rules import SKILLS, Move, PlayerSetup
-from ..rules.cards import COLORS
-from ..rules.fields import MAX_CODE, MAX_NAME, MAX_SP, MAX_TEXT, MAX_TITLE, MAX_XP_CHANGE
-from ..rules.setup import DECLARATION_BONUS, EXTRA_SP
+from ..rules.lyceum import SKILLS, Move, PlayerSetup
+from ..rules.lyceum.cards import COLORS
+from ..rules.lyceum.fields import MAX_CODE, MAX_NAME, MAX_SP, MAX_TEXT, MAX_TITLE, MAX_XP_CHANGE
+from ..rules.lyceum.setup import DECLARATION_BONUS, EXTRA_SP
 
 RANDOM = "__random__"
 

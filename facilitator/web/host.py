@@ -20,13 +20,13 @@ from .. import services, words
 from ..content.search import find_card_by_code, find_cards
 from ..i18n import describe_error, era_name, ngettext, skill_name, translate_error
 from ..i18n import gettext as _
-from ..rules import (COLORS, ERA_BY_KEY, IllegalMoveError, MalformedError, Move, ReplayError, RulesError,
-                     SetupError, age_in_round, era_of_round, turn_order_reason)
-from ..rules.deck import next_card
-from ..rules.pack import read_inline_card
+from ..rules import IllegalMoveError, MalformedError, ReplayError, RulesError, SetupError
+from ..rules.lyceum import COLORS, ERA_BY_KEY, Move, age_in_round, era_of_round, turn_order_reason
+from ..rules.lyceum.deck import next_card
+from ..rules.lyceum.pack import read_inline_card
 from ..rules.registry import UnknownFormat
-from ..rules.setup import setup_problems
-from ..rules.standings import table_standing, winners
+from ..rules.lyceum.setup import setup_problems
+from ..rules.lyceum.standings import table_standing, winners
 from ..safejson import JSONInputError, dumps_safe, loads as safe_loads
 from . import db_session, games
 from .auth import client_key, grant_table, granted_table_ids, is_organizer, lone_tables, may_host, require_table
@@ -270,7 +270,7 @@ def _seat_of(path, seats):
 
 def setup_rules():
     """The numbers of RULES.md 2 the setup screen shows and checks live, from the engine."""
-    from ..rules.setup import DECLARATION_BONUS, EXTRA_SP, MAX_PLAYERS, MIN_PLAYERS
+    from ..rules.lyceum.setup import DECLARATION_BONUS, EXTRA_SP, MAX_PLAYERS, MIN_PLAYERS
     return {"extra_sp": EXTRA_SP, "declarations": sorted(DECLARATION_BONUS), "min_players": MIN_PLAYERS,
             "max_players": MAX_PLAYERS}
 

@@ -12,8 +12,8 @@ from ..services.packs import adopt_version, get_row, list_packs, pack_of, store_
 from ..content.search import find_cards
 from ..content.summary import pack_summary
 from ..i18n import gettext as _
-from ..rules import ERA_KEYS, pack_problems
-from ..rules.cards import COLORS
+from ..rules.lyceum import ERA_KEYS, pack_problems
+from ..rules.lyceum.cards import COLORS
 from . import db_session
 from .auth import organizer_required
 from .forms import CardForm, CharacterForm, LevelsForm
@@ -124,7 +124,7 @@ def _save(s, row, data, item, index, errors):
             else:
                 errors.setdefault("general", []).append(str(from_pack_problem(p)))
         return None
-    from ..rules import read_pack
+    from ..rules.lyceum import read_pack
     new = store_pack(s, read_pack(data))
     moved = adopt_version(s, new)
     flash(_("Saved as version {v}. Tables that have not started play with it ({n}); games already "

@@ -8,7 +8,7 @@ import pytest
 
 from facilitator.rules.alterego import (RECORD_FORMAT, RULESET, MalformedError, Record, ReplayError, SetupError,
                                         default_pack, read_record, read_setup, replay, standings, write_record)
-from facilitator.rules.record import ReplayError as SharedReplayError
+from facilitator.rules.lyceum.record import ReplayError as SharedReplayError
 
 from .helpers import example_record_data, example_standings
 

@@ -28,7 +28,8 @@ import json
 import pytest
 
 from facilitator import services
-from facilitator.rules import Move, read_record, replay, table_standing
+from facilitator.rules.lyceum import Move, read_record, table_standing
+from facilitator.rules.lyceum import replay
 from tests.web.helpers import THREE
 
 from .conftest import CHROMIUM, ORGANIZER_PASSWORD, Server, chromium
@@ -666,7 +667,7 @@ def test_moves_tapped_while_the_server_is_stopped_are_recorded_once_in_order_whe
 def test_the_waiting_moves_are_named_in_the_screens_language(context, tablet, server, engine, event_id):
     """Named as the protocol names them (``words.move_name``), not by their record type."""
     from facilitator.i18n import use_locale
-    from facilitator.rules import Move
+    from facilitator.rules.lyceum import Move
     from facilitator.words import move_name
     table = new_table(engine, event_id, "Язык")
     page = tablet

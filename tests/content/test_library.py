@@ -11,8 +11,10 @@ from facilitator.content import sample_pack, sample_pack_data
 from facilitator.content.excel import pack_to_workbook, workbook_to_pack
 from facilitator.content.importing import PackImportError
 from facilitator.services.packs import get_row, list_packs, pack_of, store_pack
-from facilitator.rules import Record, ReplayError, read_pack, replay, standings
-from facilitator.rules.simulate import random_game
+from facilitator.rules import ReplayError
+from facilitator.rules.lyceum import Record, read_pack, standings
+from facilitator.rules.lyceum import replay
+from facilitator.rules.lyceum.simulate import random_game
 from facilitator.storage import ContentPackRow, get_engine, init_db, session_scope
 from facilitator.storage.db import dispose_all
 
@@ -124,5 +126,5 @@ def test_a_record_written_during_the_game_carries_its_version_inline(engine):
     written = json.dumps(record.to_dict(), ensure_ascii=False)
     with session_scope(engine) as session:
         store_pack(session, read_pack(_changed_card(sample_pack_data(), _played_card(record))))
-    from facilitator.rules import read_record
+    from facilitator.rules.lyceum import read_record
     assert read_record(json.loads(written)).pack == started_with

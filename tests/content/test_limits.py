@@ -19,7 +19,7 @@ import pytest
 from facilitator.content import excel, sample_pack_data
 from facilitator.content.excel import MAX_CELLS, MAX_ROWS, MAX_UNPACKED, check_workbook_file, workbook_to_pack
 from facilitator.content.importing import PackImportError, json_to_pack, load_pack_bytes
-from facilitator.rules.fields import MAX_CARDS, MAX_LEVELS
+from facilitator.rules.lyceum.fields import MAX_CARDS, MAX_LEVELS
 
 from .helpers import edited, refusal, sample_workbook
 

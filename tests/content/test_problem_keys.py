@@ -5,9 +5,10 @@ English template, so the import and the pack editor can say them in Russian; the
 import pytest
 
 from facilitator.content import sample_pack_data
-from facilitator.rules import Problem, pack_problems
-from facilitator.rules.cards import colour_breaks, colour_problems, read_card
-from facilitator.rules.pack import MALFORMED_KEYS
+from facilitator.rules import Problem
+from facilitator.rules.lyceum import pack_problems
+from facilitator.rules.lyceum.cards import colour_breaks, colour_problems, read_card
+from facilitator.rules.lyceum.pack import MALFORMED_KEYS
 
 from .helpers import sample_data_with
 

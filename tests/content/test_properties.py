@@ -6,8 +6,8 @@ from hypothesis import strategies as st
 
 from facilitator.content.excel import pack_to_workbook, workbook_to_pack
 from facilitator.content.importing import json_to_pack, pack_to_json
-from facilitator.rules import ERA_KEYS, SKILLS, read_pack
-from facilitator.rules.cards import COLOR_RULES
+from facilitator.rules.lyceum import ERA_KEYS, SKILLS, read_pack
+from facilitator.rules.lyceum.cards import COLOR_RULES
 
 # any character a workbook cell can hold: no control characters but tab and newline, no surrogates
 CHARS = st.characters(blacklist_categories=("Cs", "Cc")) | st.sampled_from("\t\n")

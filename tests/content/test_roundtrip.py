@@ -12,7 +12,7 @@ from facilitator.content.excel import (CARD_COLUMNS, pack_to_workbook, template_
                                        workbook_to_pack)
 from facilitator.content.importing import json_to_pack, pack_to_json
 from facilitator.i18n import use_locale
-from facilitator.rules import SKILLS
+from facilitator.rules.lyceum import SKILLS
 
 from .helpers import edited, odd_pack, sample_workbook
 
@@ -152,7 +152,7 @@ def test_the_instructions_sheet_holds_the_settings_and_explains_the_colour_rules
 def test_control_characters_a_workbook_cannot_hold_are_left_out_of_the_export():
     data = odd_pack().to_dict()
     data["cards"][0]["text"] = "звонок\x07 и\tтаб"
-    from facilitator.rules import read_pack
+    from facilitator.rules.lyceum import read_pack
     back = workbook_to_pack(pack_to_workbook(read_pack(data)))
     assert back.cards_by_code["L-G-01"].text == "звонок и\tтаб"
 

@@ -50,7 +50,7 @@ def test_an_empty_query_lists_the_whole_deck_of_the_era_and_colour_in_pack_order
 
 
 def test_results_come_exact_code_first_then_title_prefix_then_substring():
-    from facilitator.rules import read_pack
+    from facilitator.rules.lyceum import read_pack
     data = sample_pack().to_dict()
     data["cards"] = [
         {"code": "X-1", "era": "lyceum", "color": "green", "title": "Большой концерт", "gains": {"health": 1}},

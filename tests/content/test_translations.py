@@ -14,9 +14,9 @@ from babel.messages.pofile import read_po
 import facilitator.content as content_package
 from facilitator.content import excel, importing
 from facilitator.i18n import translations
-from facilitator.rules import pack as pack_module
-from facilitator.rules.cards import COLOUR_TEMPLATES
-from facilitator.rules.pack import MALFORMED_KEYS
+from facilitator.rules.lyceum import pack as pack_module
+from facilitator.rules.lyceum.cards import COLOUR_TEMPLATES
+from facilitator.rules.lyceum.pack import MALFORMED_KEYS
 
 MODULES = ["excel.py", "importing.py", "summary.py", "commands.py", "search.py"]
 CATALOGS = resources.files("facilitator").joinpath("translations", "ru")

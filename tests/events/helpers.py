@@ -13,7 +13,7 @@ import pytest
 from facilitator import services
 from facilitator.services import events
 from facilitator.content import sample_pack
-from facilitator.rules.simulate import random_game
+from facilitator.rules.lyceum.simulate import random_game
 from facilitator.storage.models import ContentPackRow, Event, GameTable, MoveRow, Setting
 from tests import pages
 from tests.conftest import SERVER_URL

@@ -11,7 +11,7 @@ import pytest
 
 from facilitator import services
 from facilitator.services import events
-from facilitator.rules import Move
+from facilitator.rules.lyceum import Move
 from facilitator.storage.models import Event, GameTable
 
 from .helpers import (csrf_token, db, english, everything, flashes, game_record, import_table, loaded, new_event,

@@ -17,7 +17,7 @@ from sqlmodel import select
 from facilitator import services
 from facilitator.services import events
 from facilitator.i18n import era_name, use_locale
-from facilitator.rules import Move
+from facilitator.rules.lyceum import Move
 from facilitator.storage.models import Event, GameTable, MoveRow
 
 from .helpers import (db, english, everything, flashes, game_record, host_browser, import_table, loaded, log_of,

@@ -13,7 +13,7 @@ import pytest
 from sqlmodel import select
 
 from facilitator.services import events
-from facilitator.rules.simulate import random_setup
+from facilitator.rules.lyceum.simulate import random_setup
 from facilitator.storage.models import Event, GameTable
 
 from .helpers import (PACK, PASSWORD, csrf_token, db, english, everything, flashes, game_record, host_browser,

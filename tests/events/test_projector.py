@@ -10,7 +10,7 @@ import pytest
 
 from facilitator import services
 from facilitator.services import events
-from facilitator.rules.simulate import random_setup
+from facilitator.rules.lyceum.simulate import random_setup
 from facilitator.storage.models import Event
 
 from .helpers import PACK, db, english, game_record, import_table, move_forms, new_event, post, seated_table

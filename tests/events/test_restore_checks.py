@@ -10,7 +10,8 @@ import json
 import pytest
 
 from facilitator import services
-from facilitator.rules import Move, registry
+from facilitator.rules.lyceum import Move
+from facilitator.rules import registry
 from tests.web.helpers import THREE, each_case
 
 from .helpers import csrf_token, db, english, everything, flashes, new_event

@@ -16,7 +16,9 @@ import pytest
 
 from facilitator import services
 from facilitator.content import sample_pack
-from facilitator.rules import IllegalMoveError, Move, registry
+from facilitator.rules import IllegalMoveError
+from facilitator.rules.lyceum import Move
+from facilitator.rules import registry
 from facilitator.storage.models import GameTable, MoveRow
 from tests.pages import draw_link
 from tests.web.helpers import FOUR, THREE, Page, each_case, setup_data

@@ -33,7 +33,7 @@ from pathlib import Path
 import pytest
 
 from facilitator import services
-from facilitator.rules.simulate import choose_move
+from facilitator.rules.lyceum.simulate import choose_move
 from facilitator.storage.models import Setting
 from tests.pages import Page
 

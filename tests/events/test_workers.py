@@ -18,9 +18,9 @@ import time
 import pytest
 
 from facilitator.content import sample_pack
-from facilitator.rules import Game
+from facilitator.rules.lyceum import Game
 from facilitator.rules.errors import IllegalMoveError
-from facilitator.rules.simulate import choose_move, random_setup
+from facilitator.rules.lyceum.simulate import choose_move, random_setup
 
 from tests.processes import children, connection_holders
 

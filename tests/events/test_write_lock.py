@@ -13,7 +13,8 @@ import pytest
 
 from facilitator import services
 from facilitator.content import sample_pack
-from facilitator.rules import Move, registry
+from facilitator.rules.lyceum import Move
+from facilitator.rules import registry
 from facilitator.storage.models import GameTable
 
 from tests.web.helpers import THREE

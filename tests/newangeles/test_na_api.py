@@ -17,7 +17,7 @@ def test_the_registry_constants():
     for name in ("read_pack", "default_pack", "read_setup", "read_move", "Record", "read_record", "write_record",
                  "Game", "compute_deal", "replay", "table_standing", "standings", "capital_ranking", "ReplayError"):
         assert name in na.__all__ and hasattr(na, name)
-    from facilitator.rules.record import ReplayError
+    from facilitator.rules.lyceum.record import ReplayError
     assert na.ReplayError is ReplayError
 
 

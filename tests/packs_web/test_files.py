@@ -15,7 +15,7 @@ from facilitator.content import sample_pack, sample_pack_data
 from facilitator.content.excel import workbook_to_pack
 from facilitator.content.importing import PackImportError, json_to_pack
 from facilitator.i18n import use_locale
-from facilitator.rules import read_pack
+from facilitator.rules.lyceum import read_pack
 
 from .helpers import PACKS, XLSX, everything, get, latest, submit, upload, versions
 

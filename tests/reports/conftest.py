@@ -38,7 +38,9 @@ import json
 
 import pytest
 
-from facilitator.rules import read_record, replay
+from facilitator.rules.lyceum import read_record
+
+from facilitator.rules.lyceum import replay
 
 PACK = {
     "format": "lyceum-pack/1",

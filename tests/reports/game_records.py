@@ -17,7 +17,7 @@ def _simulated(game, seed):
     """A finished random game of ``game`` as a record dict, and its players' names."""
     if game == LYCEUM:
         from facilitator.content import sample_pack
-        from facilitator.rules.simulate import random_game
+        from facilitator.rules.lyceum.simulate import random_game
         record, _game = random_game(sample_pack(), seed=seed, players=SEATS[game], table="Стол 1")
         data = record.to_dict()
         return data, [p["name"] for p in data["players"]]

@@ -17,8 +17,8 @@ from facilitator.content import sample_pack
 from facilitator.reports.pdf import (blank_protocol_pdf, certificates_pdf, event_results_pdf,
                                      render_protocol_pdf_from_record, table_protocol_pdf)
 from facilitator.reports.protocol import UndoneMove, build_protocol, undone_as_json
-from facilitator.rules import Move
-from facilitator.rules.simulate import random_game
+from facilitator.rules.lyceum import Move
+from facilitator.rules.lyceum.simulate import random_game
 
 from .conftest import MOVES, game_of, record_data
 
@@ -174,7 +174,7 @@ def test_the_protocol_renders_from_plain_json_inputs_with_the_same_text(game):
     and prints what ``table_protocol_pdf`` prints for the same game."""
     import json
     import pickle
-    from facilitator.rules import read_record
+    from facilitator.rules.lyceum import read_record
     undone = [UndoneMove(Move("pass", player="Борис"), "2025-05-17T10:01:00+00:00", "Ведущий", after=0),
               (Move("adjust", player="Вика", xp=100, reason="ошибка"), SimpleRow("void", "Ольга"))]
     record = record_data()

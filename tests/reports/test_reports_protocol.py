@@ -8,7 +8,7 @@ import pytest
 
 from facilitator.i18n import use_locale
 from facilitator.reports.protocol import FINAL, PROVISIONAL, UndoneMove, build_protocol, read_undone
-from facilitator.rules import Move, ROUNDS
+from facilitator.rules.lyceum import Move, ROUNDS
 
 from .conftest import FINAL_SKILLS, LEVEL_AFTER_ROUND, MOVES, START, XP_AFTER_ROUND, game_of, record_data
 

@@ -15,8 +15,8 @@ from facilitator.content import sample_pack
 from facilitator.i18n import use_locale
 from facilitator.reports.protocol import UndoneMove, build_protocol
 from facilitator.reports.workbook import event_workbook_xlsx, table_protocol_xlsx
-from facilitator.rules import Move
-from facilitator.rules.simulate import random_game
+from facilitator.rules.lyceum import Move
+from facilitator.rules.lyceum.simulate import random_game
 
 from .conftest import MOVES, game_of, record_data
 

@@ -71,7 +71,7 @@ def test_hostile_names_are_names_in_the_event_workbook():
 def test_a_deck_exported_to_excel_keeps_its_titles_as_text():
     from facilitator.content import sample_pack_data
     from facilitator.content.excel import pack_to_workbook
-    from facilitator.rules import read_pack
+    from facilitator.rules.lyceum import read_pack
     data = sample_pack_data()
     data["characters"][0]["name"] = DDE
     data["cards"][0]["title"] = "@SUM(1)"

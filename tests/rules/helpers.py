@@ -13,9 +13,9 @@ born the same day, so the turn order is the seating order. Tests that need other
 their own characters, cards, players or extra SP.
 """
 
-from facilitator.rules import Card, Game, Move, PlayerSetup, read_pack, standings
-from facilitator.rules.cards import Special
-from facilitator.rules.skills import SKILLS
+from facilitator.rules.lyceum import Card, Game, Move, PlayerSetup, read_pack, standings
+from facilitator.rules.lyceum.cards import Special
+from facilitator.rules.lyceum.skills import SKILLS
 
 LEVELS = (0, 300, 600, 1000)
 ERA_PREFIX = {"lyceum": "L", "university": "U", "adult": "A"}

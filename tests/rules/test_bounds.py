@@ -1,5 +1,5 @@
 """Every number and text a person can enter is held to what the game can reach
-(``facilitator.rules.fields``): an adjust's XP and SP, allocations, redistributions, a pack's
+(``facilitator.rules.lyceum.fields``): an adjust's XP and SP, allocations, redistributions, a pack's
 numbers, counts of cards, characters, levels, players and moves, text lengths, and control
 characters in names, codes, ids and titles. Each refusal is a ``MalformedError`` naming the
 field, what is wrong and what is allowed, in English and in Russian.
@@ -13,15 +13,15 @@ import copy
 import pytest
 
 from facilitator import i18n
-from facilitator.rules import (COLOR_XP, ROUNDS, MalformedError, Move, pack_problems, read_move, read_pack,
-                               read_player, read_record, share_amount)
-from facilitator.rules.fields import (MAX_CARDS, MAX_CHARACTERS, MAX_CODE, MAX_ID, MAX_LEVELS, MAX_MOVES,
+from facilitator.rules import MalformedError
+from facilitator.rules.lyceum import COLOR_XP, ROUNDS, Move, pack_problems, read_move, read_pack, read_player, read_record, share_amount
+from facilitator.rules.lyceum.fields import (MAX_CARDS, MAX_CHARACTERS, MAX_CODE, MAX_ID, MAX_LEVELS, MAX_MOVES,
                                       MAX_NAME, MAX_NOTE, MAX_PLAYERS_LISTED, MAX_SP, MAX_TEXT, MAX_TITLE,
                                       MAX_XP, MAX_XP_CHANGE, read_int, read_skill_map, shown)
-from facilitator.rules.moves import check_move
-from facilitator.rules.pack import MALFORMED_KEYS
-from facilitator.rules.setup import DECLARATION_BONUS
-from facilitator.rules.simulate import random_game
+from facilitator.rules.lyceum.moves import check_move
+from facilitator.rules.lyceum.pack import MALFORMED_KEYS
+from facilitator.rules.lyceum.setup import DECLARATION_BONUS
+from facilitator.rules.lyceum.simulate import random_game
 
 from .helpers import card_data, character, pack_data
 

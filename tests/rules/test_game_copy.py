@@ -2,9 +2,9 @@
 replaying the log, so a copy must move on its own and end exactly where a replay ends."""
 
 from facilitator.content import sample_pack
-from facilitator.rules import replay
-from facilitator.rules.simulate import random_game
-from facilitator.rules.standings import table_standing
+from facilitator.rules.lyceum import replay
+from facilitator.rules.lyceum.simulate import random_game
+from facilitator.rules.lyceum.standings import table_standing
 
 
 def test_moving_a_copy_leaves_the_original_as_it_was():

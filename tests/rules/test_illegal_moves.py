@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from facilitator.rules import IllegalMoveError, Move
+from facilitator.rules import IllegalMoveError
+from facilitator.rules.lyceum import Move
 
 from .helpers import (FINISH, adjust, allocate, allocate_all, card_data, draw, give, hand_card, make_game,
                       make_pack, pass_, play_deferred, reach, reach_finish, rest, set_skills, share,
@@ -260,7 +261,7 @@ def test_the_sections_are_those_of_rules_md():
 
 def test_every_refusal_code_of_the_engine_is_in_the_table():
 
-    from facilitator.rules import game as game_module
+    from facilitator.rules.lyceum import game as game_module
     source = inspect.getsource(game_module)
     codes = set(re.findall(r'_illegal\((?:"[\d.]+"|\w+),\s*"(\w+)"', source))
     assert len(codes) > 30

@@ -13,8 +13,8 @@ from collections import Counter
 import pytest
 
 from facilitator.content import sample_pack, sample_pack_data
-from facilitator.rules import (COLORS, ERA_KEYS, PackError, pack_problems, read_pack,
-                               write_pack)
+from facilitator.rules import PackError
+from facilitator.rules.lyceum import COLORS, ERA_KEYS, pack_problems, read_pack, write_pack
 
 SKILLS = ("health", "intellect", "creativity", "communication", "energy")
 

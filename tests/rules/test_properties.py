@@ -7,7 +7,7 @@ Two drivers play the games:
   pack card or hand-entered card, decision, redistribution, allocation, host adjust), and
   between legal moves throws in random moves, mostly illegal, which must be refused without
   changing anything (or, when one happens to be legal, be carried out like any other);
-* ``facilitator.rules.simulate`` plays plausible tables fast, for volume.
+* ``facilitator.rules.lyceum.simulate`` plays plausible tables fast, for volume.
 
 A ``Referee`` follows each game with its own bookkeeping and, after EVERY move, checks what
 RULES.md promises: skills within 0..skill_max, XP in steps of 100, pending SP never negative,
@@ -30,10 +30,9 @@ from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
 from facilitator.content import sample_pack, sample_pack_data
-from facilitator.rules import (COLORS, DECISIONS, ERA_KEYS, MOVE_TYPES, SKILLS, Game,
-                               IllegalMoveError, PlayerSetup, Record, read_move, read_pack,
-                               read_record, replay, standings, write_record)
-from facilitator.rules.simulate import random_game
+from facilitator.rules import IllegalMoveError
+from facilitator.rules.lyceum import COLORS, DECISIONS, ERA_KEYS, MOVE_TYPES, SKILLS, Game, PlayerSetup, Record, read_move, read_pack, read_record, replay, standings, write_record
+from facilitator.rules.lyceum.simulate import random_game
 
 # RULES.md 1: what a card of each colour gives (G = gains + free) and costs (L = losses).
 COLOUR_RULES = {"green": (1, 1, 0, 0), "yellow": (1, 3, 1, 1), "red": (0, 6, 0, 3)}

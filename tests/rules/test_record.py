@@ -11,7 +11,8 @@ import json
 
 import pytest
 
-from facilitator.rules import MalformedError, read_move, read_record, write_move, write_record
+from facilitator.rules import MalformedError
+from facilitator.rules.lyceum import read_move, read_record, write_move, write_record
 
 PACK = {
     "format": "lyceum-pack/1",

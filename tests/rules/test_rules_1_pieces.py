@@ -2,9 +2,9 @@
 
 import pytest
 
-from facilitator.rules import (COLOR_XP, ERAS, ERA_BY_KEY, SKILLS, Card, PackError, age_in_round,
-                               era_of_round, pack_problems)
-from facilitator.rules.cards import Special, colour_problems
+from facilitator.rules import PackError
+from facilitator.rules.lyceum import COLOR_XP, ERAS, ERA_BY_KEY, SKILLS, Card, age_in_round, era_of_round, pack_problems
+from facilitator.rules.lyceum.cards import Special, colour_problems
 
 from .helpers import card_data, character, make_game, make_pack, pack_data
 

@@ -3,8 +3,9 @@ optional future image summing to 35/40/45, and the turn order with its tie-break
 
 import pytest
 
-from facilitator.rules import Game, MalformedError, PlayerSetup, SetupError, read_player, turn_order
-from facilitator.rules.setup import check_setup, turn_order_reason
+from facilitator.rules import MalformedError, SetupError
+from facilitator.rules.lyceum import Game, PlayerSetup, read_player, turn_order
+from facilitator.rules.lyceum.setup import check_setup, turn_order_reason
 
 from .helpers import (character, default_players, flat, main_moves_made, make_pack, next_slot,
                       pass_, player)
@@ -179,7 +180,7 @@ def test_a_player_setup_reads_from_its_record_form():
 def test_every_setup_problem_is_listed_at_once_each_with_its_player():
     """The engine answers every problem of a setup in one go (the setup screen shows them all),
     the first being the one ``check_setup`` raises."""
-    from facilitator.rules.setup import setup_problems
+    from facilitator.rules.lyceum.setup import setup_problems
     players = [player("Аня", "C1"), player("Аня", "C2", extra={"health": 4}), player("Вика", "C2"),
                player("Гоша", "C9")]
     problems = setup_problems(PACK, players)

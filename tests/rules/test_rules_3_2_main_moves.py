@@ -9,7 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from facilitator.rules import MalformedError, read_move, share_amount
+from facilitator.rules import MalformedError
+from facilitator.rules.lyceum import read_move, share_amount
 
 from .helpers import (allocate_all, draw, give, hand_card, make_game, make_pack, pass_, reach,
                       refused, rest, row, set_skills, share, skills, state)

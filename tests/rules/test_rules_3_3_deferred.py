@@ -8,7 +8,7 @@ starts with intellect 2, so Аня defers it and later gets intellect 5 with a h
 
 import pytest
 
-from facilitator.rules import era_of_round
+from facilitator.rules.lyceum import era_of_round
 
 from .helpers import (ERA_PREFIX, allocate_all, card_data, draw, make_game, make_pack, pass_,
                       play_deferred, reach, refused, row, set_skills)

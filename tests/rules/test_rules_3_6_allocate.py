@@ -4,7 +4,7 @@ no move other than allocate and adjust is accepted."""
 
 import pytest
 
-from facilitator.rules import Move
+from facilitator.rules.lyceum import Move
 
 from .helpers import (FINISH, adjust, allocate, draw, give, make_game, pass_, play_deferred, reach,
                       reach_finish, refused, rest, share, skills)

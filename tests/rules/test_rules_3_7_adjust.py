@@ -4,7 +4,8 @@ levels up as usual; allowed at any time before finish."""
 
 import pytest
 
-from facilitator.rules import MalformedError, Move, read_move
+from facilitator.rules import MalformedError
+from facilitator.rules.lyceum import Move, read_move
 
 from .helpers import (FINISH, adjust, draw, give, make_game, make_pack, pass_, reach, reach_finish,
                       refused, rest, skills)

@@ -4,7 +4,7 @@ deferred; allocate and adjust name any player. Also the standings' `next` (RECOR
 
 import pytest
 
-from facilitator.rules import standings
+from facilitator.rules.lyceum import standings
 
 from .helpers import (FINISH, adjust, allocate, draw, give, make_game, next_slot, pass_, reach,
                       reach_finish, refused, rest, share)

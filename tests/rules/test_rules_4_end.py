@@ -5,7 +5,7 @@ place (1, 1, 3); before finish the standings are provisional."""
 
 import pytest
 
-from facilitator.rules import standings
+from facilitator.rules.lyceum import standings
 
 from .helpers import (FINISH, allocate_all, default_players, draw, give, make_game, pass_,
                       play_deferred, player, reach, reach_finish, refused, rest, row, set_skills)

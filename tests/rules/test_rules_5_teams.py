@@ -4,7 +4,8 @@ scores share the place; an individual ranking across all tables uses final XP th
 
 import pytest
 
-from facilitator.rules import places, standings
+from facilitator.rules import places
+from facilitator.rules.lyceum import standings
 
 from .helpers import (FINISH, NAMES, allocate_all, default_players, give, make_game, player,
                       reach_finish, set_skills)

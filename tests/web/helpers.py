@@ -8,7 +8,7 @@ import json
 import re
 
 from facilitator import services
-from facilitator.rules import Move, SKILLS
+from facilitator.rules.lyceum import Move, SKILLS
 from facilitator.services.db import session_scope
 from tests import pages
 from tests.pages import Form, Page, draw_page, get, organizer_browser, submit  # noqa: F401 (the tests' one page helper)

@@ -9,9 +9,10 @@ import re
 import pytest
 
 from facilitator.i18n import translate_error, use_locale
-from facilitator.rules import (Game, IllegalMoveError, Move, read_move, read_record, replay, standings,
-                               table_standing)
-from facilitator.rules.simulate import choose_move
+from facilitator.rules import IllegalMoveError
+from facilitator.rules.lyceum import Game, Move, read_move, read_record, standings, table_standing
+from facilitator.rules.lyceum import replay
+from facilitator.rules.lyceum.simulate import choose_move
 
 from .helpers import THREE, api_post, create_table, each_case, load, move_form, record, seated_table, seq
 

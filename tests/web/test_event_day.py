@@ -14,8 +14,8 @@ import re
 import pytest
 
 from facilitator import services
-from facilitator.rules import Move
-from facilitator.rules.eras import era_of_round
+from facilitator.rules.lyceum import Move
+from facilitator.rules.lyceum.eras import era_of_round
 
 from .helpers import THREE, Page, csrf_token, each_case, get, pass_until, post, record, seated_table, seq, submit
 

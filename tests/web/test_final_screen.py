@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from facilitator.rules import Move
+from facilitator.rules.lyceum import Move
 
 from .helpers import get, pass_until, record, submit
 

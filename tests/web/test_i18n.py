@@ -11,7 +11,8 @@ import pytest
 from babel.messages.pofile import read_po
 
 from facilitator.i18n import gettext, translate_error, use_locale
-from facilitator.rules import IllegalMoveError, Move
+from facilitator.rules import IllegalMoveError
+from facilitator.rules.lyceum import Move
 
 from .helpers import THREE, create_table, get, load, move_form, pass_until, record, seated_table
 

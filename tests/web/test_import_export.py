@@ -9,8 +9,9 @@ import json
 import pytest
 
 from facilitator.content import sample_pack
-from facilitator.rules import Move, read_record, replay, standings
-from facilitator.rules.simulate import random_game
+from facilitator.rules.lyceum import Move, read_record, standings
+from facilitator.rules.lyceum import replay
+from facilitator.rules.lyceum.simulate import random_game
 from facilitator.storage.models import GameTable
 
 from .helpers import create_table, csrf_token, each_case, get, load, record, seated_table, submit

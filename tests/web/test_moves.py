@@ -4,7 +4,7 @@ A refused move is never recorded and its reason is shown on the turn screen."""
 
 import pytest
 
-from facilitator.rules import Move
+from facilitator.rules.lyceum import Move
 
 from .helpers import draw_page, each_case, get, load, move_form, pass_until, post, record, redistribution, seq, submit
 

@@ -8,7 +8,7 @@ from concurrent.futures import Future
 import pytest
 
 from facilitator import services
-from facilitator.rules import Move
+from facilitator.rules.lyceum import Move
 
 from .helpers import get, load, pass_until, record, submit
 

@@ -6,7 +6,7 @@ in the log; a reload (or another device) finds the game exactly where it was."""
 import pytest
 
 from facilitator import services
-from facilitator.rules import Move
+from facilitator.rules.lyceum import Move
 from facilitator.storage import session_scope
 
 from .helpers import csrf_token, draw_page, each_case, get, load, player_panels, post, record, seq, submit, tablet

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from facilitator.rules import Move
+from facilitator.rules.lyceum import Move
 
 from .helpers import (ANYA, BORIS, FOUR, GOSHA, THREE, VIKA, create_table, each_case, get, load, post, post_setup,
                       record, setup_data)

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from facilitator.rules import Move
-from facilitator.rules.deck import next_card
+from facilitator.rules.lyceum import Move
+from facilitator.rules.lyceum.deck import next_card
 
 from .helpers import (create_table, draw_page, each_case, get, legal_kinds, load, offered_moves, pass_until, player_panels, post, record,
                       seq, submit)

@@ -48,7 +48,7 @@ Refusals that RECORD.md calls malformed but that only the pack or the table can 
 """
 
 from ..errors import IllegalMoveError, MalformedError, PackError, Problem, RulesError, SetupError
-from ..record import ReplayError
+from ..errors import ReplayError
 from .game import Game, MoveResult
 from .moves import MOVE_TYPES, Move, read_move, write_move
 from .pack import PACK_FORMAT, RULESET, ActiveCard, Card, Pack, default_pack, pack_problems, read_pack, write_pack

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from ..errors import MalformedError, PackError, RulesError
 from ..bounds import MAX_MOVES
-from ..record import ReplayError
+from ..errors import ReplayError
 from .game import Game
 from .moves import read_move
 from .pack import PACK_FORMAT, RULESET, read_pack

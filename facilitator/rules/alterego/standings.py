@@ -5,7 +5,7 @@ shares the place (1, 1, 3); there is no tie-break and no team score.
 """
 
 from ..errors import MalformedError
-from ..standings import places
+from ..places import places
 from .pack import RULESET
 
 STANDINGS_FORMAT = "alterego-standings/1"

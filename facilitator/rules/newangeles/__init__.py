@@ -12,7 +12,7 @@ Modules: ``pack`` (content packs), ``setup``, ``moves`` (reading and writing mov
 """
 
 from ..errors import IllegalMoveError, MalformedError, PackError, Problem, RulesError, SetupError
-from ..record import ReplayError
+from ..errors import ReplayError
 from .game import DEAL_STAGES, DealPreview, Game, MoveResult, compute_deal
 from .moves import (CAPITAL_REASONS, MOVE_TYPES, SUPPLY_REASONS, THREAT_REASONS, Counteroffer, Investment, Move,
                     Offer, Support, Transfer, read_move, write_move)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..errors import MalformedError, PackError, RulesError
 from ..bounds import MAX_MOVES
-from ..record import ReplayError
+from ..errors import ReplayError
 from .fields import read_list, read_object, read_text, require
 from .game import Game
 from .moves import read_move

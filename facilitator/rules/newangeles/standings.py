@@ -7,7 +7,7 @@ Hidden information (D22): before ``finish`` no rival appears (``rival``, ``rival
 """
 
 from ..errors import MalformedError
-from ..standings import places
+from ..places import places
 
 STANDINGS_FORMAT = "newangeles-standings/1"
 

@@ -5,7 +5,8 @@ A record carries its content pack inline so it replays the same anywhere, years 
 
 from dataclasses import dataclass, field
 
-from .errors import MalformedError, PackError, RulesError, SetupError
+from ..errors import ReplayError
+from ..errors import MalformedError, PackError, RulesError, SetupError
 from .fields import MAX_MOVES, MAX_NAME, MAX_PLAYERS_LISTED, check_text, read_list, read_object, require, shown
 from .game import Game
 from .moves import read_move
@@ -41,16 +42,6 @@ class Record:
         if index < len(raws) and read_player(raws[index], f"players[{index}]") == player:
             return raws[index]
         return player.to_dict()
-
-
-class ReplayError(Exception):
-    """A move of a record that the rules refuse: which move (1-based), and why."""
-
-    def __init__(self, number, move, error):
-        self.number = number
-        self.move = move
-        self.error = error
-        super().__init__(f"move {number} ({move.describe()}): {error.message}")
 
 
 def read_record(data):

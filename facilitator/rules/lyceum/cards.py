@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from .errors import MalformedError
+from ..errors import MalformedError
 from .fields import (LABEL, MAX_CODE, MAX_SP, MAX_TEXT, MAX_TITLE, PRINTED, FieldErrors, check_text, read_int,
                      read_object, read_skill_map, read_text, require, shown)
 from .eras import ERA_KEYS

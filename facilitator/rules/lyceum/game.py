@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 
 from .cards import COLORS, Card, colour_breaks
 from .eras import ROUNDS, age_in_round, era_of_round
-from .errors import IllegalMoveError
+from ..errors import IllegalMoveError
 from .fields import MAX_SP, MAX_XP
 from .moves import Move
 from .setup import DECLARATION_BONUS, check_setup, start_skills, turn_order

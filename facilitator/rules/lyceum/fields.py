@@ -5,9 +5,9 @@ Each reader raises ``MalformedError`` with the path of the bad field, what is wr
 is allowed.
 """
 
-from .bounds import (LABEL, LINE, LINES, MAX_CODE, MAX_ID, MAX_MOVES, MAX_NAME, MAX_NOTE, MAX_TEXT,  # noqa: F401
+from ..bounds import (LABEL, LINE, LINES, MAX_CODE, MAX_ID, MAX_MOVES, MAX_NAME, MAX_NOTE, MAX_TEXT,  # noqa: F401
                      MAX_TITLE, PRINTED, KeySet, Shown, check_text, is_int, only_known, shown)
-from .errors import MalformedError
+from ..errors import MalformedError
 from .skills import SKILLS
 
 # ----- bounds: what the game can reach ---------------------------------------------------------

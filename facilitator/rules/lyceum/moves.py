@@ -10,7 +10,7 @@ included).
 from dataclasses import dataclass, field
 
 from .cards import CARD_KEYS, COLORS, SPECIAL_KEYS, Card
-from .errors import MalformedError
+from ..errors import MalformedError
 from .fields import (LINE, LINES, MAX_CODE, MAX_NAME, MAX_NOTE, MAX_XP_CHANGE, KeySet, check_text, only_known,
                      read_int, read_object, read_skill_map, read_text, require, shown)
 from .skills import compact

@@ -8,7 +8,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from .cards import CARD_KEYS, SPECIAL_KEYS, colour_breaks, read_card
-from .errors import MalformedError, PackError, Problem
+from ..errors import MalformedError, PackError, Problem
 from .fields import (LABEL, MAX_CARDS, MAX_CHARACTERS, MAX_CODE, MAX_ID, MAX_LEVELS, MAX_NAME, MAX_SP, MAX_TEXT,
                      MAX_TITLE, MAX_XP, PRINTED, FieldErrors, check_text, is_int, only_known, read_object, read_skill_map,
                      read_text, require, shown)

@@ -3,7 +3,7 @@
 from dataclasses import dataclass, field
 from datetime import date
 
-from .errors import MalformedError, SetupError
+from ..errors import MalformedError, SetupError
 from .fields import MAX_CODE, MAX_NAME, read_object, read_skill_map, read_text, require, shown
 from .skills import SKILLS, compact
 

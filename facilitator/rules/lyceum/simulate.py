@@ -6,7 +6,7 @@ rests when short of energy, shares once when it can, and allocates free SP at ra
 
 import random
 
-from .errors import IllegalMoveError
+from ..errors import IllegalMoveError
 from .game import Game
 from .moves import Move
 from .record import Record
