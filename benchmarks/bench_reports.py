@@ -49,9 +49,9 @@ from facilitator.content import sample_pack  # noqa: E402
 from facilitator.i18n import use_locale  # noqa: E402
 from facilitator.reports.access import access_sheet_pdf  # noqa: E402
 from facilitator.reports.chart import xp_chart_svg  # noqa: E402
-from facilitator.reports.pdf import table_protocol_pdf  # noqa: E402
-from facilitator.reports.protocol import build_protocol  # noqa: E402
-from facilitator.reports.workbook import event_workbook_xlsx  # noqa: E402
+from facilitator.games.lyceum.pdf import table_protocol_pdf  # noqa: E402
+from facilitator.games.lyceum.protocol import build_protocol  # noqa: E402
+from facilitator.games.lyceum.workbook import event_workbook_xlsx  # noqa: E402
 from facilitator.rules.lyceum.simulate import random_game  # noqa: E402
 
 TARGETS = {"event workbook": 2.0, "table protocol PDF": 1.0, "access sheet, 60 tables": 3.0,

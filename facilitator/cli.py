@@ -8,14 +8,14 @@ import argparse
 import json
 import sys
 
-from .i18n import ALL_LOCALES, use_locale
-from .rules import RulesError
+from facilitator.i18n import ALL_LOCALES, use_locale
+from facilitator.rules import RulesError
 
 
 def cmd_replay(args):
     """Replay records of one game and print its standings (text, or the standings JSON)."""
-    from .recordfile import RecordFileError, replay_any
-    from .standings_text import format_standings
+    from facilitator.recordfile import RecordFileError, replay_any
+    from facilitator.standings_text import format_standings
     games, rules = [], None
     for path in args.records:
         try:

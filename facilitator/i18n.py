@@ -38,16 +38,22 @@ def normalize(locale):
     return short if short in ALL_LOCALES else DEFAULT_LOCALE
 
 
+def _catalogs(locale):
+    """The ``.po`` files of a locale: the app's own (``facilitator/translations/<locale>/``), then
+    every registered game's (``games/<game>/translations/<locale>/``), each folder in name order."""
+    from facilitator import games
+    folders = [resources.files("facilitator").joinpath("translations", locale)]
+    folders += [game.translations / locale for game in games.registered() if game.translations]
+    for folder in folders:
+        if folder.is_dir():
+            yield from sorted((e for e in folder.iterdir() if e.name.endswith(".po")), key=lambda e: e.name)
+
+
 @lru_cache(maxsize=None)
 def translations(locale):
     """All catalogs of a locale merged into one ``Translations`` (empty for English)."""
     merged = Translations()
-    folder = resources.files("facilitator").joinpath("translations", locale)
-    if not folder.is_dir():
-        return merged
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if not entry.name.endswith(".po"):
-            continue
+    for entry in _catalogs(locale):
         with entry.open("rb") as fh:
             catalog = read_po(fh, locale=locale, domain="messages")
         buf = BytesIO()
@@ -123,7 +129,7 @@ def describe_error(err):
     """Any refusal the screens show, in the current locale: rules errors by their template
     (with the path of a malformed field), a record's illegal move with its number, an event
     backup's problem with the table it concerns; anything else as it is."""
-    from .rules import ReplayError, RulesError
+    from facilitator.rules import ReplayError, RulesError
     if isinstance(err, ReplayError):
         move = gettext("{type} by {player}", type=gettext(err.move.type), player=err.move.player) \
             if err.move.player is not None else gettext(err.move.type)

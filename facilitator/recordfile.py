@@ -9,10 +9,10 @@ e.g. ``stol3.json: move 7 (draw by Борис): not eligible: intellect 3 < 5`` 
 
 import json
 
-from .rules import registry
-from .safejson import JSONInputError, loads
-from .rules.errors import MalformedError, RulesError, SetupError
-from .rules.lyceum.record import ReplayError
+from facilitator.rules import registry
+from facilitator.safejson import JSONInputError, loads
+from facilitator.rules.errors import MalformedError, RulesError, SetupError
+from facilitator.rules.lyceum.record import ReplayError
 
 
 class RecordFileError(Exception):
@@ -22,11 +22,14 @@ class RecordFileError(Exception):
         super().__init__(f"{path}: {detail}")
 
 
-def ruleset_of(data):
-    """The ruleset a record's ``format`` names; a file that is not a JSON object, or names no
-    format, is read as «16/25» (whose reader says what is missing)."""
-    if not isinstance(data, dict) or "format" not in data:
-        return registry.LYCEUM
+def ruleset_of(data, path=""):
+    """The ruleset a record's ``format`` names; ``RecordFileError`` for a file that is not a
+    JSON object or names no format (with the formats every installed game reads)."""
+    if not isinstance(data, dict):
+        raise RecordFileError(path, "must be an object: a game record")
+    if "format" not in data:
+        known = ", ".join(r.record_format for r in registry.all_rulesets())
+        raise RecordFileError(path, f"format: is missing (known: {known})")
     return registry.of_record(data)
 
 
@@ -50,7 +53,7 @@ def load_record(path):
                 from None
         raise RecordFileError(path, f"not valid JSON: {err.message}") from None
     try:
-        rules = ruleset_of(data)
+        rules = ruleset_of(data, path)
     except registry.UnknownFormat as err:
         known = ", ".join(err.known)
         raise RecordFileError(path, f'unknown format "{err.got}" (known: {known})') from None

@@ -62,7 +62,7 @@ def test_an_unknown_format_names_the_known_ones(capsys, tmp_path):
     status, out, err = call(capsys, "replay", path)
     assert (status, out) == (2, "")
     assert err.strip() == (f'{path}: unknown format "x-record/1" '
-                           f"(known: lyceum-record/1, alterego-record/1, newangeles-record/1)")
+                           f"(known: alterego-record/1, lyceum-record/1, newangeles-record/1)")
 
 
 def test_an_alter_ego_record_breaking_a_rule_names_the_move_and_the_rule(capsys, tmp_path):

@@ -30,6 +30,8 @@ from facilitator.rules.lyceum.skills import SKILLS
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG_DIR = ROOT / "facilitator" / "translations" / "ru"
+#: «16/25»'s own package (its screens, words, templates and catalogs: ARCHITECTURE.md decision 12)
+LYCEUM = ROOT / "facilitator" / "games" / "lyceum"
 #: the catalogs this test owns: their translations must keep every placeholder exactly
 OWN_CATALOGS = ("rules.po", "web.po")
 
@@ -46,14 +48,16 @@ NOT_SCREENS = {"print"}
 def screen_templates():
     """Every template of the screens: ``base.html`` and every folder of ``templates/`` but the
     printed reports' (a folder added later is covered without touching this test)."""
-    return sorted(path for path in TEMPLATES.rglob("*.html")
-                  if path.relative_to(TEMPLATES).parts[0] not in NOT_SCREENS)
+    return sorted([path for path in TEMPLATES.rglob("*.html") if path.relative_to(TEMPLATES).parts[0] not in NOT_SCREENS]
+                  + [path for path in (LYCEUM / "templates").rglob("*.html")
+                     if path.relative_to(LYCEUM / "templates").parts[0] not in NOT_SCREENS])
 
 
 def screen_modules():
     """Every module of the web app and of the services (whose texts the screens show)."""
     return sorted((ROOT / "facilitator" / "web").glob("*.py")) + sorted((ROOT / "facilitator" / "services")
-                                                                        .glob("*.py"))
+                                                                        .glob("*.py")) + [
+        LYCEUM / name for name in ("__init__.py", "screens.py", "describe.py", "packs.py", "words.py")]
 
 
 def ui_sources():
@@ -81,7 +85,7 @@ def engine_error_calls():
     """Every ``_illegal(rule, code, template)``, ``SetupError(path, code, template)`` and
     ``MalformedError(path, template)`` in the rules engine (and the service adapter, whose
     ``MalformedError`` reaches the screens the same way), as ``(where, template node)``."""
-    modules = sorted((ROOT / "facilitator" / "rules").glob("*.py")) + sorted((ROOT / "facilitator" / "services")
+    modules = sorted((ROOT / "facilitator" / "rules" / "lyceum").glob("*.py")) + sorted((ROOT / "facilitator" / "rules").glob("*.py")) + sorted((ROOT / "facilitator" / "services")
                                                                              .glob("*.py"))
     for path in modules:
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
@@ -125,7 +129,7 @@ def form_field_names():
 
 def dynamic_messages():
     """Msgids passed to gettext as variables, which no extractor can see: ``{msgid: why}``."""
-    from facilitator.web.describe import REASONS
+    from facilitator.games.lyceum.describe import REASONS
     out = {}
     out.update({s: "skill (i18n.skill_name)" for s in i18n.SKILL_LABELS.values()})
     out.update({e: "era (i18n.era_name)" for e in i18n.ERA_LABELS.values()})
@@ -138,7 +142,7 @@ def dynamic_messages():
 
 # ----- the catalogs ------------------------------------------------------------------------
 def catalog_files():
-    return sorted(CATALOG_DIR.glob("*.po"))
+    return sorted(list(CATALOG_DIR.glob("*.po")) + list((LYCEUM / "translations" / "ru").glob("*.po")))
 
 
 def read_catalog(path):
@@ -245,7 +249,8 @@ def test_a_msgid_in_two_catalogs_has_one_translation():
 
 # ----- the screens ----------------------------------------------------------------------------
 def test_the_extraction_covers_every_screen_and_no_printed_report():
-    folders = {path.relative_to(TEMPLATES).parts[0] for path in screen_templates()}
+    folders = {path.relative_to(TEMPLATES if TEMPLATES in path.parents else LYCEUM / "templates").parts[0]
+               for path in screen_templates()}
     assert {"base.html", "host", "organizer", "public", "packs"} <= folders
     assert not folders & NOT_SCREENS
     names = {path.name for path in screen_modules()}
@@ -254,20 +259,20 @@ def test_the_extraction_covers_every_screen_and_no_printed_report():
 
 
 @pytest.mark.parametrize("message, where", [
-    ("Share experience", "facilitator/templates/host/turn.html"),
-    (("Winner: {names}", "Winners: {names}"), "facilitator/templates/host/final.html"),  # ngettext
-    ("The move was not recorded: {error}", "facilitator/web/host.py"),
+    ("Share experience", "facilitator/games/lyceum/templates/host/turn.html"),
+    (("Winner: {names}", "Winners: {names}"), "facilitator/games/lyceum/templates/host/final.html"),  # ngettext
+    ("The move was not recorded: {error}", "facilitator/games/lyceum/screens.py"),
     ("Sign out", "facilitator/templates/organizer/_signout.html"),  # an included partial
     ("Open the projector view", "facilitator/templates/organizer/event.html"),
     ("Rename, new PIN, waiting moves, reopen", "facilitator/templates/organizer/event.html"),
-    ("provisional: the games are still on", "facilitator/templates/public/games/lyceum-16-25.html"),
+    ("provisional: the games are still on", "facilitator/games/lyceum/templates/public/games/lyceum-16-25.html"),
     ("No connection to the server: showing the last known results", "facilitator/templates/public/projector.html"),
     ("Enter your table's PIN", "facilitator/templates/public/pin.html"),
-    ("Upload your deck", "facilitator/templates/packs/index.html"),
-    ("Special (red cards only)", "facilitator/templates/packs/card.html"),
+    ("Upload your deck", "facilitator/games/lyceum/templates/packs/index.html"),
+    ("Special (red cards only)", "facilitator/games/lyceum/templates/packs/card.html"),
     ("Wrong password", "facilitator/web/organizer.py"),
     ("No table has this PIN", "facilitator/web/public.py"),
-    ("Pack «{title}» imported (version {v})", "facilitator/web/packs.py"),
+    ("Pack «{title}» imported (version {v})", "facilitator/games/lyceum/packs.py"),
     ("Sign in as the organizer to open this page", "facilitator/web/auth.py"),
     ("There is no move to undo", "facilitator/web/api.py"),
 ])

@@ -4,7 +4,7 @@ import json
 from functools import lru_cache
 from importlib import resources
 
-from ..rules.lyceum import read_pack
+from facilitator.rules.lyceum import read_pack
 
 
 def sample_pack_data():

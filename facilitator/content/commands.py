@@ -13,12 +13,12 @@ Output is in the current locale (Russian by default, ``--lang en`` for English).
 import sys
 from pathlib import Path
 
-from ..i18n import LOCALES, gettext, use_locale
-from ..services.db import engine_for, session_scope, startup
-from .excel import pack_to_workbook, template_workbook
-from .importing import PackImportError, load_pack_bytes, pack_to_json
-from ..services.packs import ensure_sample, get_row, list_packs, pack_of, store_pack
-from .summary import format_summary, pack_summary
+from facilitator.i18n import LOCALES, gettext, use_locale
+from facilitator.services.db import engine_for, session_scope, startup
+from facilitator.games.lyceum.excel import pack_to_workbook, template_workbook
+from facilitator.content.importing import PackImportError, load_pack_bytes, pack_to_json
+from facilitator.services.packs import ensure_sample, get_row, list_packs, pack_of, store_pack
+from facilitator.games.lyceum.summary import format_summary, pack_summary
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
 

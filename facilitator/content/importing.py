@@ -13,10 +13,10 @@ workbook and reuses the problem texts from here.
 
 from dataclasses import dataclass, field as dataclass_field
 
-from .. import safejson
-from ..i18n import gettext, skill_name
-from ..rules.lyceum import ERA_KEYS, SKILLS, pack_problems
-from ..rules.lyceum.cards import COLORS
+from facilitator import safejson
+from facilitator.i18n import gettext, skill_name
+from facilitator.rules.lyceum import ERA_KEYS, SKILLS, pack_problems
+from facilitator.rules.lyceum.cards import COLORS
 
 
 @dataclass(frozen=True)
@@ -215,7 +215,7 @@ def load_pack_bytes(data, filename="", pack_id=None, title=None):
     zip file); raises ``PackImportError``. ``pack_id``/``title`` replace the file's."""
     suffix = filename.lower().rpartition(".")[2] if "." in filename else ""
     if suffix in ("xlsx", "xlsm") or (suffix != "json" and bytes(data[:2]) == b"PK"):
-        from .excel import workbook_to_pack  # excel.py builds on this module
+        from facilitator.games.lyceum.excel import workbook_to_pack  # excel.py builds on this module
         return workbook_to_pack(data, pack_id=pack_id, title=title)
     return json_to_pack(data, pack_id=pack_id, title=title)
 

@@ -31,13 +31,13 @@ words: the host's undo, a move the organizer voided, a finished game the organiz
 ``LoadedTable.undone_moves()`` pairs ``(move dict, row)`` work as they are (``row.kind`` is
 "undo" | "void" | "reopen"; see ``protocol.read_undone`` for every accepted form);
 ``undone_as_json(...)`` turns them into plain dicts for ``render_protocol_pdf_from_record``.
-``now=`` fixes the "made at" time. Words, numbers and dates come from ``facilitator.words``.
+``now=`` fixes the "made at" time. Words, numbers and dates come from ``facilitator.games.lyceum.words``.
 
 Example (a view)::
 
     data = table_protocol_pdf(loaded.game, undone=loaded.undone_moves(), event=event.name,
                               event_date=event.date)
-    path = write_export(data, app.config["EXPORTS_DIR"], "protocol", "pdf", event=event.name,
+    path = write_export(data, app.config["EXPORTS_DIR"], "facilitator.games.lyceum.protocol", "facilitator.games.lyceum.pdf", event=event.name,
                         table=loaded.table.name)
     return send_file(BytesIO(data), mimetype="application/pdf", download_name=path.name)
 
@@ -54,12 +54,12 @@ for every command) does not load openpyxl or WeasyPrint.
 from importlib import import_module
 
 _EXPORTS = {
-    "build_protocol": "protocol", "Protocol": "protocol", "UndoneMove": "protocol", "read_undone": "protocol",
-    "undone_as_json": "protocol", "render_protocol_pdf_from_record": "pdf", "access_sheet_pdf": "access",
-    "build_event": "event", "EventResults": "event",
-    "table_protocol_xlsx": "workbook", "event_workbook_xlsx": "workbook",
-    "table_protocol_pdf": "pdf", "event_results_pdf": "pdf", "certificates_pdf": "pdf",
-    "blank_protocol_pdf": "pdf",
+    "build_protocol": "facilitator.games.lyceum.protocol", "Protocol": "facilitator.games.lyceum.protocol", "UndoneMove": "facilitator.games.lyceum.protocol", "read_undone": "facilitator.games.lyceum.protocol",
+    "undone_as_json": "facilitator.games.lyceum.protocol", "render_protocol_pdf_from_record": "facilitator.games.lyceum.pdf", "access_sheet_pdf": "access",
+    "build_event": "facilitator.games.lyceum.event", "EventResults": "facilitator.games.lyceum.event",
+    "table_protocol_xlsx": "facilitator.games.lyceum.workbook", "event_workbook_xlsx": "facilitator.games.lyceum.workbook",
+    "table_protocol_pdf": "facilitator.games.lyceum.pdf", "event_results_pdf": "facilitator.games.lyceum.pdf", "certificates_pdf": "facilitator.games.lyceum.pdf",
+    "blank_protocol_pdf": "facilitator.games.lyceum.pdf",
     "write_export": "files", "export_name": "files", "export_folder": "files",
     "xp_chart_svg": "chart",
     "protocol_pdf_from_record": "games", "undone_as_plain": "games", "protocol_module": "games",
@@ -72,4 +72,4 @@ def __getattr__(name):
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.{module}"), name)
+    return getattr(import_module(module if "." in module else f"{__name__}.{module}"), name)

@@ -19,8 +19,8 @@ a plain table (two cells per row) rather than a flex box, which WeasyPrint lays 
 
 import segno
 
-from ..i18n import use_locale
-from .pdf import html_to_pdf, render_html
+from facilitator.i18n import use_locale
+from facilitator.reports.pdf import html_to_pdf, render_html
 
 #: white modules around the code (the standard asks for 4; the card's padding adds more)
 QR_BORDER = 2

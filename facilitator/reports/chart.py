@@ -16,9 +16,9 @@ from xml.sax.saxutils import escape
 
 from babel.numbers import get_decimal_symbol
 
-from .. import words
-from ..i18n import get_locale, gettext as _
-from ..rules.lyceum import ERAS, ROUNDS
+from facilitator.games.lyceum import words
+from facilitator.i18n import get_locale, gettext as _
+from facilitator.rules.lyceum import ERAS, ROUNDS
 
 #: distinguishable in colour and in greyscale (dark blue, red, teal, amber)
 PALETTE = ("#1f4e9c", "#c8324b", "#168a7b", "#d88a12")

@@ -19,8 +19,8 @@ import sys
 from datetime import date, datetime
 from pathlib import Path
 
-from ..i18n import LOCALES, use_locale
-from ..recordfile import RecordFileError, replay_file
+from facilitator.i18n import LOCALES, use_locale
+from facilitator.recordfile import RecordFileError, replay_file
 
 
 def register(subparsers):
@@ -93,10 +93,10 @@ def export(loaded, out, event=None, xlsx=True, pdf=True, now=None, event_date=No
     ``event_date``: the event's day, ISO ``YYYY-MM-DD`` (default: the records' ``event_date``)."""
     # imported here, not at the top: the CLI builds every subcommand's parser on each call,
     # and `facilitator replay` should not wait for openpyxl and WeasyPrint to load
-    from .files import write_export
-    from .pdf import blank_protocol_pdf, certificates_pdf, event_results_pdf, table_protocol_pdf
-    from .protocol import build_protocol
-    from .workbook import event_workbook_xlsx, table_protocol_xlsx
+    from facilitator.reports.files import write_export
+    from facilitator.games.lyceum.pdf import blank_protocol_pdf, certificates_pdf, event_results_pdf, table_protocol_pdf
+    from facilitator.games.lyceum.protocol import build_protocol
+    from facilitator.games.lyceum.workbook import event_workbook_xlsx, table_protocol_xlsx
 
     now = now or datetime.now().astimezone()
     event = event or _event_name(loaded)

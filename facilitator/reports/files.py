@@ -14,8 +14,8 @@ import unicodedata
 from datetime import datetime
 from pathlib import Path
 
-from ..i18n import gettext as _
-from ..words import N_
+from facilitator.i18n import gettext as _
+from facilitator.formatting import N_
 
 #: what a file is, as its name says it (translated): kind key -> message id
 KINDS = {

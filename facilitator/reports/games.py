@@ -1,28 +1,31 @@
-"""Each game's protocol files, found by its ruleset: one small map, and the protocol PDF of
-any game made from plain JSON-able inputs (what a worker process is given).
+"""Each game's protocol files, found through its game package (``GamePackage.reports``), and
+the protocol PDF of any game made from plain JSON-able inputs (what a worker process is given).
 
 Every game's reports module makes ``table_protocol_xlsx`` and ``table_protocol_pdf`` of a
-replayed game, with the keywords ``undone=``, ``event=``, ``event_date=`` and ``now=``; «16/25»'s
-live in ``workbook.py`` and ``pdf.py`` and are reached through the package itself.
+replayed game, with the keywords ``undone=``, ``event=``, ``event_date=`` and ``now=``.
 ``protocol_pdf_from_record`` replays a game record with its own ruleset (found in the registry
 by the record's ``format``) and prints it with its own module, so the worker process that lays
 the PDFs out knows no game by name.
 """
 
 from datetime import datetime
-from importlib import import_module
-
-#: ruleset key -> the module making its protocol workbook and PDF
-PROTOCOL_MODULES = {
-    "lyceum-16-25": "facilitator.reports",
-    "alter-ego-3": "facilitator.reports.alterego",
-    "new-angeles": "facilitator.reports.newangeles",
-}
-
 
 def protocol_module(ruleset_key):
     """The reports module of a game (``KeyError`` for a game with no protocol)."""
-    return import_module(PROTOCOL_MODULES[ruleset_key])
+    from facilitator import games
+    module = games.get(ruleset_key).reports_module()
+    if module is None:
+        raise KeyError(f"{ruleset_key}: no protocol")
+    return module
+
+
+def has_protocol(ruleset_key):
+    """True when the game of ``ruleset_key`` prints a protocol."""
+    from facilitator import games
+    try:
+        return games.get(ruleset_key).reports is not None
+    except KeyError:
+        return False
 
 
 def undone_as_plain(entries):
@@ -45,8 +48,8 @@ def protocol_pdf_from_record(record, undone=(), event=None, event_date=None, loc
     .to_dict()``, any game's format), ``undone`` as ``undone_as_plain`` gives it, ``event`` the
     event's name, ``event_date`` ISO ``YYYY-MM-DD``, ``locale`` the sheet's language (None: the
     app's default), ``now`` the "made at" time as ISO text (None: now)."""
-    from ..i18n import use_locale
-    from ..rules import registry
+    from facilitator.i18n import use_locale
+    from facilitator.rules import registry
     rules = registry.of_record(record)
     moment = datetime.fromisoformat(now) if isinstance(now, str) else now
     with use_locale(locale):
@@ -55,4 +58,4 @@ def protocol_pdf_from_record(record, undone=(), event=None, event_date=None, loc
                                                              event_date=event_date, now=moment)
 
 
-__all__ = ["PROTOCOL_MODULES", "protocol_module", "undone_as_plain", "protocol_pdf_from_record"]
+__all__ = ["has_protocol", "protocol_module", "undone_as_plain", "protocol_pdf_from_record"]

@@ -26,7 +26,7 @@ from openpyxl import Workbook
 from openpyxl.cell.cell import Cell
 from openpyxl.styles import NamedStyle, PatternFill
 
-from .cells import cell_value, clean_text, safe_cell
+from facilitator.reports.cells import cell_value, clean_text, safe_cell
 
 
 class Book:

@@ -13,8 +13,9 @@ share is small:
 * a **record** (the move log exported) and its replay, and the **standings** of one table and of
   several.
 
-Pure: standard library only. Each engine package is imported on first use, so a command that
-replays «16/25» records never loads the other games.
+Pure: standard library only. The rulesets are those of the games installed through the
+``facilitator.games`` entry points (``facilitator.games``); each engine module is imported on
+first use, so a command that replays one game's records never loads the other engines.
 """
 
 from dataclasses import dataclass, field
@@ -53,28 +54,56 @@ class Ruleset:
         return getattr(self._impl(), name)
 
 
-LYCEUM = Ruleset(key="lyceum-16-25", name="16/25", pack_format="lyceum-pack/1",
-                 record_format="lyceum-record/1", standings_format="lyceum-standings/1",
-                 locales=("ru", "en"), engine="facilitator.rules.lyceum.ruleset", players=(3, 4))
+#: the entry-point group every game registers itself in (``pyproject.toml``); its object has
+#: a ``ruleset`` (``facilitator.games.GamePackage``)
+GAMES_GROUP = "facilitator.games"
 
-ALTER_EGO = Ruleset(key="alter-ego-3", name="Alter Ego", pack_format="alterego-pack/1",
-                    record_format="alterego-record/1", standings_format="alterego-standings/1",
-                    locales=("fi", "en", "ru"), engine="facilitator.rules.alterego.ruleset", players=(2, 3))
-
-NEW_ANGELES = Ruleset(key="new-angeles", name="New Angeles", pack_format="newangeles-pack/1",
-                      record_format="newangeles-record/1", standings_format="newangeles-standings/1",
-                      locales=("en", "sv", "ru"), engine="facilitator.rules.newangeles.ruleset", players=(4, 6))
-
-RULESETS = {r.key: r for r in (LYCEUM, ALTER_EGO, NEW_ANGELES)}
+RULESETS = {}
+_GAMES = []
+_found = False
 
 
-def register(ruleset):
+def _discover():
+    """Load every game of the ``facilitator.games`` entry points once (standard library only:
+    ``importlib.metadata``). A game's object module is light, its ruleset pure."""
+    global _found
+    if _found:
+        return
+    from importlib.metadata import entry_points
+    found = sorted(entry_points(group=GAMES_GROUP), key=lambda ep: ep.name)  # the same order everywhere
+    if not found:
+        raise LookupError("no game is installed: the entry points of 'facilitator.games' are missing "
+                          "(install the app with: pip install -e .)")
+    for ep in found:
+        add_game(ep.load())
+    _found = True
+
+
+def add_game(game):
+    """Register a game object (its ``ruleset`` joins the rulesets); a second object of the same
+    key replaces the first (a plugin reinstalled)."""
+    ruleset = game.ruleset
+    _GAMES[:] = [g for g in _GAMES if g.ruleset.key != ruleset.key] + [game]
     RULESETS[ruleset.key] = ruleset
-    return ruleset
+    return game
+
+
+def remove_game(key):
+    """Forget a game (a test that installed one of its own)."""
+    _GAMES[:] = [g for g in _GAMES if g.ruleset.key != key]
+    RULESETS.pop(key, None)
+
+
+def games():
+    """Every registered game object, in the order of their entry-point names (no game comes first
+    for being the default: there is none)."""
+    _discover()
+    return list(_GAMES)
 
 
 def get(key):
     """The ruleset of a key; a ``KeyError`` names the known ones."""
+    _discover()
     try:
         return RULESETS[key]
     except KeyError:
@@ -82,11 +111,13 @@ def get(key):
 
 
 def all_rulesets():
+    _discover()
     return list(RULESETS.values())
 
 
 def by_format(fmt):
     """The ruleset whose pack, record or standings format is ``fmt``; ``UnknownFormat`` else."""
+    _discover()
     for r in RULESETS.values():
         if fmt in (r.pack_format, r.record_format, r.standings_format):
             return r
@@ -95,6 +126,7 @@ def by_format(fmt):
 
 def of_record(data):
     """The ruleset of a game record (a JSON object) by its ``format``."""
+    _discover()
     fmt = data.get("format") if isinstance(data, dict) else None
     for r in RULESETS.values():
         if fmt == r.record_format:
@@ -104,6 +136,7 @@ def of_record(data):
 
 def of_pack(data):
     """The ruleset of a content pack (a JSON object) by its ``format``."""
+    _discover()
     fmt = data.get("format") if isinstance(data, dict) else None
     for r in RULESETS.values():
         if fmt == r.pack_format:

@@ -16,8 +16,8 @@ SQLAlchemy (a test checks it).
 The functions of ``tables`` are also here, as ``services.load``, ``services.record_move``, …
 """
 
-from . import access, db, events, exports, keys, packs, tables  # noqa: F401
-from .tables import (FinishedTable, LoadedTable, NotFinished, Problem, SetupLocked, StaleMove, StaleSetup,
+from facilitator.services import access, db, events, exports, keys, packs, tables  # noqa: F401
+from facilitator.services.tables import (FinishedTable, LoadedTable, NotFinished, Problem, SetupLocked, StaleMove, StaleSetup,
                      TableBroken, TableNotFound, WrongGame, adopt_pack, create_table, get_table, heads,
                      import_record, list_tables, load, load_many, log_row, now_iso, problem_of, record_batch, record_move, refresh_head,
                      rename, reopen, set_players, set_timer, table_by_pin, table_by_token, undo, void)

@@ -19,7 +19,7 @@ from sqlalchemy import delete, func, text
 from sqlmodel import select
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from ..storage.models import GameTable, LoginFailure, OrganizerSession, Setting
+from facilitator.storage.models import GameTable, LoginFailure, OrganizerSession, Setting
 
 PASSWORD_KEY = "organizer_password"
 PIN_DIGITS = 6

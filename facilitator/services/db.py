@@ -19,7 +19,7 @@ from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
-from ..storage.db import (database_url, dispose_all, get_engine, init_db, instance_path, is_writing, reset_writing,
+from facilitator.storage.db import (database_url, dispose_all, get_engine, init_db, instance_path, is_writing, reset_writing,
                           session_scope, set_writing, writes_committed, writing)
 
 __all__ = ["engine_for", "new_session", "session_scope", "startup", "dispose_all", "database_url",
@@ -94,9 +94,9 @@ def startup(engine, shipped=True):
     ``services.keys``), once, under the start-up lock. Leaves no connection open, so a server
     that forks its workers after this shares none. ``shipped`` False only migrates (a command
     that manages the library itself)."""
-    from . import keys
-    from .access import ensure_password_from_env
-    from .packs import ensure_shipped_packs
+    from facilitator.services import keys
+    from facilitator.services.access import ensure_password_from_env
+    from facilitator.services.packs import ensure_shipped_packs
     with _startup_lock(engine), writing():
         init_db(engine)
         if shipped:
@@ -104,7 +104,7 @@ def startup(engine, shipped=True):
                 ensure_shipped_packs(s)
                 ensure_password_from_env(s)
                 keys.ensure_stored(s)  # servers starting together on one database agree on one key
-                from .tables import recheck_after_a_rules_change
+                from facilitator.services.tables import recheck_after_a_rules_change
                 recheck_after_a_rules_change(s)
     engine.dispose()
 
@@ -112,7 +112,7 @@ def startup(engine, shipped=True):
 def _after_fork_in_child():
     # a forked worker must not use its parent's pooled connections: drop them without closing
     # (closing would end the parent's sessions on the server)
-    from ..storage import db
+    from facilitator.storage import db
     for engine in list(db._engines.values()):
         engine.dispose(close=False)
 

@@ -14,12 +14,12 @@ from datetime import datetime, timezone
 from sqlalchemy import update
 from sqlmodel import select
 
-from ..rules import registry
-from ..rules.errors import PackError, RulesError
-from ..storage.models import LYCEUM, ContentPackRow, Event, GameTable, MoveRow
-from . import tables as table_service
-from .access import ensure_access, new_pin, new_token, reissue_access
-from .packs import ensure_sample, pack_of, row_by_id, store_pack
+from facilitator.rules import registry
+from facilitator.rules.errors import PackError, RulesError
+from facilitator.storage.models import LYCEUM, ContentPackRow, Event, GameTable, MoveRow
+from facilitator.services import tables as table_service
+from facilitator.services.access import ensure_access, new_pin, new_token, reissue_access
+from facilitator.services.packs import ensure_sample, pack_of, row_by_id, store_pack
 
 BACKUP_FORMAT = "facilitator-event-backup/2"
 BACKUP_FORMATS = ("facilitator-event-backup/1", BACKUP_FORMAT)
@@ -235,7 +235,7 @@ def restore(session, data, rename=None):
     length, every pack, every table's log replayed (a table that did not replay when it was
     backed up is restored as it was, marked broken). An event with the same name and date is
     never overwritten: ``EventExists`` is raised unless a new name is given."""
-    from .restore_check import checked_backup
+    from facilitator.services.restore_check import checked_backup
     plan = checked_backup(data, rename)
     existing = session.exec(select(Event).where(Event.name == plan.name, Event.date == plan.date)).first()
     if existing is not None:

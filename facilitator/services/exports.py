@@ -32,8 +32,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
-from ..i18n import get_locale
-from .db import instance_path
+from facilitator.i18n import get_locale
+from facilitator.services.db import instance_path
 
 _pool = None
 _pool_lock = threading.Lock()
@@ -126,7 +126,7 @@ def cache_key(loaded, locale, event_name, event_date):
 
 def _render(record, undone, event_name, event_date, locale):
     """In the worker process: the protocol PDF of any game's record (plain JSON-able inputs)."""
-    from ..reports.games import protocol_pdf_from_record
+    from facilitator.reports.games import protocol_pdf_from_record
     return protocol_pdf_from_record(record, undone=undone, event=event_name, event_date=event_date, locale=locale)
 
 
@@ -173,7 +173,7 @@ def start_protocol(loaded, event_name, event_date=None, locale=None):
     path = _path(loaded, event_name, event_date, locale)
     if path.exists() or _on_its_way(path):
         return path
-    from ..reports.games import undone_as_plain
+    from facilitator.reports.games import undone_as_plain
     # the record is read before taking the lock: forty games finishing at once do not queue here
     record, undone = loaded.record().to_dict(), undone_as_plain(loaded.undone_moves())
     with _running_lock:

@@ -21,7 +21,7 @@ import secrets
 import time
 from pathlib import Path
 
-from ..storage.models import Setting
+from facilitator.storage.models import Setting
 
 SETTING = "secret_key"  # the Setting row of a shared database's key
 FILE = "secret_key"  # the file of an instance folder's key
@@ -111,7 +111,7 @@ def app_key(engine, folder):
     if key:
         return key
     if shared(engine):
-        from .db import session_scope
+        from facilitator.services.db import session_scope
         with session_scope(engine) as s:
             key = stored(s)
         if key is None:
@@ -123,7 +123,7 @@ def app_key(engine, folder):
 def rotate(engine, folder):
     """A new key where the servers on ``engine`` read theirs; returns where it was put."""
     if shared(engine):
-        from .db import session_scope
+        from facilitator.services.db import session_scope
         with session_scope(engine) as s:
             rotate_stored(s)
         return "the database"

@@ -14,8 +14,8 @@ from weakref import WeakKeyDictionary
 
 from sqlmodel import select
 
-from ..rules import registry
-from ..storage.models import LYCEUM, ContentPackRow, Event, GameTable
+from facilitator.rules import registry
+from facilitator.storage.models import LYCEUM, ContentPackRow, Event, GameTable
 
 
 def _dump(pack):
@@ -130,7 +130,7 @@ def adopt_version(session, row):
     so their games replay exactly as played. Returns how many tables moved to the new version."""
     from sqlalchemy import update
 
-    from .tables import adopt_pack
+    from facilitator.services.tables import adopt_pack
     versions = versions_of(session, row)
     moved, events = 0, set()
     # tables first, in id order, then the events (the order every write takes its rows in)

@@ -8,10 +8,10 @@ import json
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 
-from ..rules import registry
-from ..rules.errors import PackError, RulesError
-from ..storage.models import LYCEUM
-from .tables import MAX_EVENT_TABLES, TAKE_BACK, replay_log
+from facilitator.rules import registry
+from facilitator.rules.errors import PackError, RulesError
+from facilitator.storage.models import LYCEUM
+from facilitator.services.tables import MAX_EVENT_TABLES, TAKE_BACK, replay_log
 
 MAX_TABLES = MAX_EVENT_TABLES  # as many as an event holds
 #: a table's log rows: a game record's moves (``MAX_MOVES``, an imported record), each taken back
@@ -56,7 +56,7 @@ class RestorePlan:
 
 
 def _error(template, **params):
-    from .events import BackupError
+    from facilitator.services.events import BackupError
     return BackupError(template, **params)
 
 
@@ -135,7 +135,7 @@ class _Checker:
         return self._texts[text]
 
     def plan(self, data, rename):
-        from .events import BACKUP_FORMATS
+        from facilitator.services.events import BACKUP_FORMATS
         if not isinstance(data, dict) or data.get("format") not in BACKUP_FORMATS:
             raise _error("not an event backup: the format must be {format!r}", format=BACKUP_FORMATS[-1])
         second = data["format"].endswith("/2")

@@ -30,12 +30,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import select
 
-from ..rules import registry
-from ..rules.errors import MalformedError, RulesError
-from ..rules.lyceum.record import ReplayError
-from ..storage.models import ContentPackRow, Event, GameTable, MoveRow
-from .db import after_commit
-from .packs import pack_of, pack_row_of, store_pack
+from facilitator.rules import registry
+from facilitator.rules.errors import MalformedError, RulesError
+from facilitator.rules.lyceum.record import ReplayError
+from facilitator.storage.models import ContentPackRow, Event, GameTable, MoveRow
+from facilitator.services.db import after_commit
+from facilitator.services.packs import pack_of, pack_row_of, store_pack
 
 #: log rows that take a move back: the host's undo, the organizer's void and reopen
 TAKE_BACK = ("undo", "void", "reopen")
@@ -738,7 +738,7 @@ def create_table(session, name, pack_row, event_id=None, host_name=None, deck_se
     session.add(table)
     session.flush()
     if access:
-        from .access import reissue_access
+        from facilitator.services.access import reissue_access
         reissue_access(session, table)
     if event_id is not None:
         session.connection().execute(update(Event).where(Event.id == event_id).values(version=Event.version + 1))
@@ -909,7 +909,7 @@ def recheck_after_a_rules_change(session):
     """After an upgrade that changed a rule, every seated table's kept standing is worked out
     again on first listing (its log replayed once): a log the new rules refuse shows as
     "needs checking" everywhere instead of a standing the rules no longer give."""
-    from ..storage.models import Setting
+    from facilitator.storage.models import Setting
     current = rules_fingerprint()
     row = session.get(Setting, "rules_fingerprint")
     if row is not None and row.value == current:

@@ -178,7 +178,7 @@ def get_engine(url=None):
 
 def init_db(engine):
     """Create or upgrade the schema with the Alembic migrations (never by hand)."""
-    from ..migrations import upgrade
+    from facilitator.migrations import upgrade
     upgrade(engine)
 
 

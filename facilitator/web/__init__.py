@@ -18,7 +18,7 @@ from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import HTTPException
 
-from .. import i18n, services
+from facilitator import i18n, services
 
 PACKAGE = Path(__file__).resolve().parent.parent  # facilitator/: templates, static files, fonts
 csrf = CSRFProtect()
@@ -141,13 +141,12 @@ def create_app(test_config=None):
 
     csrf.init_app(app)
     i18n.install_jinja(app.jinja_env)
-    from .. import words
-    from ..rules.lyceum import SKILLS
-    app.jinja_env.globals.update(LOCALES=i18n.LOCALES, SKILLS=SKILLS, skill_short=words.skill_short)
-    app.jinja_env.filters.update(signed=words.signed, number=words.number, date=words.format_date)
+    from facilitator import formatting
+    app.jinja_env.globals.update(LOCALES=i18n.LOCALES)
+    app.jinja_env.filters.update(signed=formatting.signed, number=formatting.number, date=formatting.format_date)
     app.jinja_env.globals.update(game_name=game_name)
 
-    from . import static_files
+    from facilitator.web import static_files
     static_files.install(app)
 
     @app.get("/favicon.ico")
@@ -157,7 +156,7 @@ def create_app(test_config=None):
 
     @app.context_processor
     def _roles():
-        from .auth import is_organizer
+        from facilitator.web.auth import is_organizer
         return {"is_organizer": is_organizer()}
 
     @app.before_request
@@ -170,9 +169,9 @@ def create_app(test_config=None):
 
     @app.context_processor
     def _languages():
-        from .games import LYCEUM, move_names
+        from facilitator.web.games import move_names
         return {"page_locales": g.get("page_locales", i18n.LOCALES), "page_game": g.get("page_game", "16/25"),
-                "outbox_move_names": lambda: move_names(g.get("page_ruleset", LYCEUM))}
+                "outbox_move_names": lambda: move_names(g.get("page_ruleset"))}
 
     @app.teardown_request
     def _end_request(_exc=None):
@@ -201,24 +200,23 @@ def create_app(test_config=None):
             response.headers.setdefault("Cache-Control", "no-cache, private")
         return response
 
-    from . import api, errors, host, organizer, packs, public
+    from facilitator.web import api, errors, host, organizer, public
     app.register_blueprint(host.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(organizer.bp)
     app.register_blueprint(public.bp)
-    app.register_blueprint(packs.bp)
     csrf.exempt(api.bp)
-    from . import games
+    from facilitator.web import games
     games.register_blueprints(app)
     errors.register(app)
-    from .filters import register_filters
+    from facilitator.web.filters import register_filters
     register_filters(app)
     return app
 
 
 def game_name(ruleset):
     """A game's name as its players know it (``16/25``, ``Alter Ego``, ``New Angeles``)."""
-    from ..rules import registry
+    from facilitator.rules import registry
     try:
         return registry.get(ruleset).name
     except KeyError:

@@ -15,14 +15,14 @@ import hmac
 
 from flask import Blueprint, current_app, flash, g, jsonify, request, session, url_for
 
-from .. import services
-from ..i18n import gettext as _
-from ..i18n import describe_error, translate_error
-from ..rules import IllegalMoveError, MalformedError, RulesError, SetupError
-from ..safejson import JSONInputError, loads as safe_loads
-from . import db, db_session, games
-from .auth import ORGANIZER, client_key, is_organizer, may_host, throttle
-from .openapi import openapi_document
+from facilitator import services
+from facilitator.i18n import gettext as _
+from facilitator.i18n import describe_error, translate_error
+from facilitator.rules import IllegalMoveError, MalformedError, RulesError, SetupError
+from facilitator.safejson import JSONInputError, loads as safe_loads
+from facilitator.web import db, db_session, games
+from facilitator.web.auth import ORGANIZER, client_key, is_organizer, may_host, throttle
+from facilitator.web.openapi import openapi_document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 MAX_BATCH = 500
@@ -92,8 +92,8 @@ def _authorize(s, table_id):
     except services.TableNotFound:
         table = None
     if table is not None:
-        from ..rules import registry
-        from . import use_locales
+        from facilitator.rules import registry
+        from facilitator.web import use_locales
         use_locales(registry.get(table.ruleset).locales, table.ruleset)
     token = _bearer()
     if token is not None and not token.startswith("org_"):
@@ -194,7 +194,7 @@ def sign_out():
 
 # ----- events (the organizer) ---------------------------------------------------------------------
 def _table_json(t, with_access=True):
-    from .organizer import public_url_for
+    from facilitator.web.organizer import public_url_for
     out = {"id": t.id, "name": t.name, "host_name": t.host_name, "ruleset": t.ruleset, "seq": t.seq, "rev": t.rev,
            "status": t.status, "url": url_for("api.table", table_id=t.id)}
     if with_access:
@@ -226,14 +226,14 @@ def create_event():
     body, err = _json_body()
     if err:
         return err
-    from .forms import EventForm
+    from facilitator.web.forms import EventForm
     from werkzeug.datastructures import MultiDict
     with db_session() as s:
         packs = services.packs.list_packs(s)
         form = EventForm(formdata=MultiDict({k: str(v) for k, v in body.items()
                                              if k in ("name", "date", "pack", "tables") and v is not None}),
                          meta={"csrf": False})
-        from .organizer import _pack_choices
+        from facilitator.web.organizer import _pack_choices
         form.pack.choices = _pack_choices(packs)
         if not form.validate():
             return error(400, "malformed", "; ".join(form.messages()))
@@ -265,7 +265,7 @@ def add_table(event_id):
     body, err = _json_body()
     if err:
         return err
-    from .forms import TableForm
+    from facilitator.web.forms import TableForm
     from werkzeug.datastructures import MultiDict
     form = TableForm(formdata=MultiDict({k: str(v) for k, v in body.items() if k in ("name", "host_name") and v}),
                      meta={"csrf": False})
@@ -375,7 +375,7 @@ def post_move(table_id):
 def _prepare_protocol(table_id):
     """A game just finished: its protocol PDF is started in the background, as the host's own
     finish screen does, so that it is ready when someone downloads it."""
-    from .downloads import start_protocol
+    from facilitator.web.downloads import start_protocol
     with db_session() as s:
         start_protocol(s, table_id)
 
@@ -426,7 +426,7 @@ def post_batch(table_id):
     if any(not r["already"] for r in recorded) and loaded.game is not None and loaded.game.finished:
         _prepare_protocol(table_id)
     if body.get("flash") is True:  # a browser's outbox: the next screen says what the moves changed
-        from .games import narrate, undone_line
+        from facilitator.web.games import narrate, undone_line
         lines = []
         for r in recorded:
             if r.get("result") is not None:

@@ -15,9 +15,9 @@ import functools
 
 from flask import abort, current_app, flash, g, redirect, request, session, url_for
 
-from ..i18n import gettext as _
-from ..services import access
-from ..services.access import PASSWORD_KEY, Throttle, check_password, password_hash, set_password  # noqa: F401
+from facilitator.i18n import gettext as _
+from facilitator.services import access
+from facilitator.services.access import PASSWORD_KEY, Throttle, check_password, password_hash, set_password  # noqa: F401
 
 ORGANIZER = "organizer"
 
@@ -30,7 +30,7 @@ def client_key():
 def throttle(name):
     """The throttle of a gate ("pin", "password"), its failures kept in the request's session
     (the app's ``THROTTLE`` setting tunes it: ``Throttle``'s arguments)."""
-    from . import db
+    from facilitator.web import db
     cfg = current_app.config.get("THROTTLE", {})
     return Throttle(**cfg, store=access.DatabaseFailures(db()), gate=name)
 
@@ -38,7 +38,7 @@ def throttle(name):
 def lone_tables():
     """The quota of tables one address may create without signing in (the app's
     ``LONE_TABLES`` setting tunes it: ``limit`` tables per ``window`` seconds)."""
-    from . import db
+    from facilitator.web import db
     cfg = current_app.config.get("LONE_TABLES", {})
     return access.Quota(**cfg, store=access.DatabaseFailures(db()), gate="lone_table")
 
@@ -51,7 +51,7 @@ def is_organizer():
         if not secret:
             g.is_organizer = False
         else:
-            from . import db
+            from facilitator.web import db
             g.is_organizer = access.session_valid(db(), secret)
     return g.is_organizer
 

@@ -18,7 +18,7 @@ import secrets
 import socket
 import sys
 
-from . import prefork, server
+from facilitator.web import prefork, server
 
 
 def lan_address():
@@ -55,7 +55,7 @@ def proxy_options(args):
 
 
 def _first_password(app):
-    from .. import services
+    from facilitator import services
     with services.db.session_scope(app.extensions["facilitator.engine"]) as s:
         if services.access.password_hash(s) is None:
             generated = secrets.token_urlsafe(9)
@@ -65,7 +65,7 @@ def _first_password(app):
 
 
 def make_app(args):
-    from . import create_app
+    from facilitator.web import create_app
     behind = bool(args.behind_proxy or os.environ.get("FACILITATOR_BEHIND_PROXY"))
     # waitress applies the proxy's headers itself (proxy_options), in every worker process
     return create_app({"PUBLIC_URL": public_url(args), "BEHIND_PROXY": behind, "PROXY_HANDLED_BY_SERVER": behind})
@@ -90,7 +90,7 @@ def _serve(app, args, **where):
     # every tablet and projector keeps its connection open: waitress's default limit of 100
     # open connections would leave later clients waiting at a big event; server.py guards the
     # limit against idle and half-sent connections
-    from ..services import exports
+    from facilitator.services import exports
     exports.stop_with_server()  # SIGTERM stops the PDF worker process with the server
     try:
         server.serve(app, threads=args.threads, ident="facilitator", connection_limit=args.connection_limit,
@@ -127,7 +127,7 @@ def cmd_organizer_password(args):
     """Set the organizer's password (stored hashed): from --password, the environment
     variable FACILITATOR_ORGANIZER_PASSWORD, or typed twice at the prompt. Every organizer
     session signed in with the old password ends."""
-    from .. import services
+    from facilitator import services
     password = args.password or os.environ.get("FACILITATOR_ORGANIZER_PASSWORD")
     if not password:
         if not sys.stdin.isatty():
@@ -154,7 +154,7 @@ def cmd_secret_key(args):
     or with --rotate put a new one there. A new key ends every browser session and form
     token: tablets open their table again (QR code or PIN), organizers sign in again, and
     every app server must be restarted to sign with it."""
-    from .. import services
+    from facilitator import services
     engine = services.db.engine_for()
     services.db.startup(engine)  # a shared database's key is made here on a first start
     folder = services.db.instance_path()

@@ -7,9 +7,9 @@ from io import BytesIO
 
 from flask import abort, current_app, make_response, render_template, send_file
 
-from .. import reports, services
-from ..i18n import gettext as _
-from ..reports.games import PROTOCOL_MODULES, protocol_module
+from facilitator import reports, services
+from facilitator.i18n import gettext as _
+from facilitator.reports.games import has_protocol, protocol_module
 
 #: the longest a progress page waits before it asks for its protocol again (seconds)
 MAX_REFRESH_SECONDS = 10
@@ -37,7 +37,7 @@ def _speak_the_games_language(loaded):
     """A table's files are in its game's languages, as its pages are (the one chosen on this
     browser if the game speaks it, else the game's first): the same protocol, and the same kept
     PDF, whichever address it is asked at, or the finish that started it."""
-    from . import use_locales
+    from facilitator.web import use_locales
     use_locales(loaded.ruleset.locales, loaded.table.ruleset)
 
 
@@ -60,7 +60,7 @@ def table_download(session, table_id, kind):
         data = reports.blank_protocol_pdf(loaded.table.name, loaded.players, pack=loaded.pack, event=event_name,
                                           event_date=event_date)
         return _send(data, "blank", "pdf", event_name, loaded.table.name)
-    if loaded.game is None or loaded.broken or loaded.table.ruleset not in PROTOCOL_MODULES:
+    if loaded.game is None or loaded.broken or not has_protocol(loaded.table.ruleset):
         abort(404)
     if kind == "protocol.xlsx":  # the game's own workbook, made here (a fraction of the PDF's time)
         data = protocol_module(loaded.table.ruleset).table_protocol_xlsx(
@@ -112,7 +112,7 @@ def start_protocol(session, table_id):
     if not current_app.config["PREPARE_PROTOCOLS"]:
         return
     loaded = services.load(session, table_id)
-    if loaded.table.ruleset not in PROTOCOL_MODULES or loaded.game is None or loaded.broken:
+    if not has_protocol(loaded.table.ruleset) or loaded.game is None or loaded.broken:
         return
     _speak_the_games_language(loaded)
     event = services.events.get_event(session, loaded.table.event_id) if loaded.table.event_id else None

@@ -7,8 +7,8 @@ import logging
 from flask import make_response, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from ..i18n import gettext as _
-from ..words import N_
+from facilitator.i18n import gettext as _
+from facilitator.formatting import N_
 
 log = logging.getLogger("facilitator")
 BUSY = 503
@@ -52,7 +52,7 @@ def _table_id():
 def error_page(code, detail=None):
     """The page for an HTTP error ``code`` in the current language."""
     if request.path.startswith("/api/"):
-        from .api import error as api_error
+        from facilitator.web.api import error as api_error
         return api_error(code, {401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
                                 409: "conflict", 413: "too_large", 429: "too_many_requests", 503: "busy"}
                          .get(code, "server_error" if code >= 500 else "bad_request"),
@@ -79,7 +79,7 @@ def register(app):
     def _unexpected(err):
         if isinstance(err, HTTPException):
             return _http(err)
-        from .. import services
+        from facilitator import services
         if services.db.lock_conflict(err):
             # the database stayed locked past its busy timeout: the write was rolled back whole;
             # a tablet's outbox sends it again (a 5xx is never taken for a refusal)

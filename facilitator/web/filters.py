@@ -5,7 +5,7 @@ from functools import lru_cache
 
 from babel.numbers import get_decimal_symbol, get_minus_sign_symbol
 
-from ..i18n import get_locale
+from facilitator.i18n import get_locale
 
 
 @lru_cache(maxsize=None)

@@ -12,12 +12,12 @@ from wtforms import i18n as wtforms_i18n
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
 from wtforms.validators import NumberRange as _NumberRange
 
-from ..i18n import gettext as _
-from ..i18n import get_locale, skill_name, translate_error
-from ..rules.lyceum import SKILLS, Move, PlayerSetup
-from ..rules.lyceum.cards import COLORS
-from ..rules.lyceum.fields import MAX_CODE, MAX_NAME, MAX_SP, MAX_TEXT, MAX_TITLE, MAX_XP_CHANGE
-from ..rules.lyceum.setup import DECLARATION_BONUS, EXTRA_SP
+from facilitator.i18n import gettext as _
+from facilitator.i18n import get_locale, skill_name, translate_error
+from facilitator.rules.lyceum import SKILLS, Move, PlayerSetup
+from facilitator.rules.lyceum.cards import COLORS
+from facilitator.rules.lyceum.fields import MAX_CODE, MAX_NAME, MAX_SP, MAX_TEXT, MAX_TITLE, MAX_XP_CHANGE
+from facilitator.rules.lyceum.setup import DECLARATION_BONUS, EXTRA_SP
 
 RANDOM = "__random__"
 

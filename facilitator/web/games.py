@@ -1,72 +1,28 @@
-"""The screens of each game. «16/25»'s are the ``host`` blueprint; every other ruleset brings a
-blueprint of its own (``/ae/…`` for Alter Ego, ``/na/…`` for New Angeles) and registers here
-which of its views shows a table's setup, its turn and its final results. A table opened by its
-generic address (``/table/<id>``, the host link, the PIN) lands on its own game's screens."""
-
-from dataclasses import dataclass
+"""The screens of each game, reached through its game package (``facilitator.games``): every
+game brings a blueprint of its own and names which of its views shows a table's setup, its turn
+and its final results; the words every game says on the screens they share (what a move
+changed, an undone move, the outbox's move names, a stale screen)."""
 
 from flask import url_for
 
-LYCEUM = "lyceum-16-25"
+from facilitator import games
 
 
-@dataclass(frozen=True)
-class GameScreens:
-    ruleset: str
-    turn: str  # the endpoint of a table's main screen (takes ``table_id``)
-    setup: str
-    final: str
-
-
-SCREENS = {LYCEUM: GameScreens(LYCEUM, "host.turn", "host.setup", "host.final")}
-
-
-#: the blueprint module of each game besides «16/25» (``facilitator.web.<name>``, with ``bp``)
-GAME_MODULES = ("alterego", "newangeles")
-
-
-def register_blueprints(app, csrf=None):
-    """Register every game's blueprint that is installed (its module defines ``bp``)."""
-    from importlib import import_module
-    from importlib.util import find_spec
-    for name in GAME_MODULES:
-        if find_spec(f"facilitator.web.{name}") is None:
-            continue
-        module = import_module(f"facilitator.web.{name}")
-        app.register_blueprint(module.bp)
-
-
-# Each game's words for the screens the games share, registered by its blueprint module (the
-# ``host`` blueprint for «16/25»):
-
-#: what a move changed, as lines for the host, by ruleset: ``fn(loaded, result) -> [str]``
-NARRATORS = {}
-
-#: the host's line for an undone move, by ruleset: ``fn(loaded, row) -> str`` (``row`` the move
-#: row taken back); the form's undo and an undo sent by the tablet's outbox say the same
-UNDONE = {}
-
-#: the names of a game's moves for the tablet's outbox, by ruleset: ``fn() -> {type: name}``
-#: (a draw's name may be keyed ``draw:<decision>``); the outbox names a waiting move with them
-#: while offline, when the server cannot be asked
-MOVE_NAMES = {}
+def register_blueprints(app):
+    """Register every game's blueprint (its screens) and its templates folder."""
+    for game in games.registered():
+        for bp in game.blueprints():
+            app.register_blueprint(bp)
 
 
 def narrate(loaded, result):
     """The "what changed" lines of a move's result, in the current language."""
-    fn = NARRATORS.get(loaded.table.ruleset)
-    return fn(loaded, result) if fn else []
+    return games.get(loaded.table.ruleset).narrate(loaded, result)
 
 
 def undone_line(loaded, row):
     """"Move #n (…) was undone" for ``row``, in the table's game's words and the current language."""
-    return UNDONE[loaded.table.ruleset](loaded, row)
-
-
-def undone_by_type(row, type_name):
-    """"Move #n (its type) was undone": the undo line of a game that names the move by its type."""
-    from ..i18n import gettext as _
-    return _("Move #{seq} ({type}) was undone; it stays in the history, marked undone.", seq=row.seq, type=type_name)
+    return games.get(loaded.table.ruleset).undone_line(loaded, row)
 
 
 def stale_text(err, undo=False):
@@ -74,7 +30,7 @@ def stale_text(err, undo=False):
     move, or the script) names (``services.StaleMove``), in the current language. A screen
     behind the table was overtaken by another device; one ahead of it names a move the table
     has not reached (a table restored or undone meanwhile, a move sent to the wrong table)."""
-    from ..i18n import gettext as _
+    from facilitator.i18n import gettext as _
     numbers = {"expected": err.expected, "actual": err.actual}
     if err.expected > err.actual:
         if undo:
@@ -92,20 +48,9 @@ def stale_text(err, undo=False):
 
 def move_names(ruleset):
     """``{move type: its name}`` in the current language, for a page of ``ruleset``'s game."""
-    return MOVE_NAMES[ruleset]()
-
-
-def register(screens):
-    SCREENS[screens.ruleset] = screens
-    return screens
+    return games.get(ruleset).move_names() if ruleset else {}
 
 
 def screen_url(table, which="turn", **values):
     """Where a table's ``which`` screen (turn, setup, final) is, by its game."""
-    screens = SCREENS.get(table.ruleset, SCREENS[LYCEUM])
-    return url_for(getattr(screens, which), table_id=table.id, **values)
-
-
-def foreign(table):
-    """True when the table plays another game than «16/25» (its screens are elsewhere)."""
-    return table.ruleset != LYCEUM and table.ruleset in SCREENS
+    return url_for(getattr(games.of_table(table), which), table_id=table.id, **values)

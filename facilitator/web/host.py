@@ -1,96 +1,43 @@
-"""The host's tablet: set up a table, run every move, see the final results.
+"""The start page every game shares: the tables this tablet runs, a new table of any game (a
+lone host: a class, a club evening), a game record imported, and a table's record and
+protocol files by their generic addresses."""
 
-Views are thin: parse the form, call ``services``, render. Refusals re-render the screen
-with the engine's message and an HTTP status that says what kind of refusal it was:
-400 bad input, 409 the table moved on (stale sequence number), 422 the rules refuse the move.
-
-Every page that leads to a move is bound to the sequence number and the player it was drawn
-for (in its URL and its form): opened again from the browser's history after the table moved
-on, it says what happened and offers the current turn, never a live button for someone else.
-"""
-
-import json
 import math
-import random
 from io import BytesIO
 
-from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, send_file, url_for
+from flask import abort, Blueprint, flash, make_response, redirect, render_template, request, send_file, url_for
 
-from .. import services, words
-from ..content.search import find_card_by_code, find_cards
-from ..i18n import describe_error, era_name, ngettext, skill_name, translate_error
-from ..i18n import gettext as _
-from ..rules import IllegalMoveError, MalformedError, ReplayError, RulesError, SetupError
-from ..rules.lyceum import COLORS, ERA_BY_KEY, Move, age_in_round, era_of_round, turn_order_reason
-from ..rules.lyceum.deck import next_card
-from ..rules.lyceum.pack import read_inline_card
-from ..rules.registry import UnknownFormat
-from ..rules.lyceum.setup import setup_problems
-from ..rules.lyceum.standings import table_standing, winners
-from ..safejson import JSONInputError, dumps_safe, loads as safe_loads
-from . import db_session, games
-from .auth import client_key, grant_table, granted_table_ids, is_organizer, lone_tables, may_host, require_table
-from .describe import pending_reasons, result_lines, turn_order_text
-from .forms import (RANDOM, AdjustForm, AfterForm, AllocateForm, DrawForm, ManualCardForm, NewTableForm,
-                    PlayDeferredForm, RestForm, SetupForm, SimpleMoveForm, TimerForm)
+from facilitator import services
+from facilitator.i18n import describe_error, ngettext
+from facilitator.i18n import gettext as _
+from facilitator.rules import ReplayError, RulesError
+from facilitator.rules.registry import UnknownFormat
+from facilitator.safejson import JSONInputError, dumps_safe, loads as safe_loads
+from facilitator.web import db_session, table
+from facilitator.web.auth import client_key, grant_table, granted_table_ids, is_organizer, lone_tables, may_host, require_table
+from facilitator.web.forms import NewTableForm
+from facilitator.web.games import screen_url
 
 bp = Blueprint("host", __name__)
 
 
-def _move_names():
-    """«16/25»'s moves by name, for the tablet's outbox (a draw by its decision)."""
-    names = {f"draw:{d}": words.move_name(Move("draw", player="", decision=d)) for d in ("play", "defer", "discard")}
-    for kind in ("rest", "share", "pass", "play_deferred", "allocate", "adjust", "finish"):
-        names[kind] = words.move_name(Move(kind, player=""))
-    return names
-
-
-games.NARRATORS[games.LYCEUM] = lambda _loaded, result: result_lines(result)
-games.UNDONE[games.LYCEUM] = lambda _loaded, row: games.undone_by_type(row, _(json.loads(row.data)["type"]))
-games.MOVE_NAMES[games.LYCEUM] = _move_names
-
-
 @bp.before_request
 def _check_access():
-    """The organizer runs every table; a host only the table opened with its link or PIN
-    (or created on this tablet); importing a record is the organizer's."""
+    """A table's files open only for its host or the organizer; importing a record is the organizer's."""
     table_id = (request.view_args or {}).get("table_id")
     if table_id is not None:
         with db_session() as s:
             try:
-                table = services.get_table(s, table_id)
+                row = services.get_table(s, table_id)
             except services.TableNotFound:
                 abort(404)
-            require_table(table)
-            if games.foreign(table) and request.endpoint in OWN_SCREENS:
-                return redirect(games.screen_url(table, OWN_SCREENS[request.endpoint]))
+            require_table(row)
     elif request.endpoint == "host.import_table" and not is_organizer():
         abort(403)
 
 
-#: the «16/25» screens a table of another game is sent on from, to its own game's
-OWN_SCREENS = {"host.turn": "turn", "host.setup": "setup", "host.final": "final", "host.draw": "turn",
-               "host.draw_manual": "turn", "host.finish": "turn"}
-
-
-MOVE_FORMS = {
-    "draw": DrawForm, "rest": RestForm, "allocate": AllocateForm, "adjust": AdjustForm,
-    "play_deferred": PlayDeferredForm, "share": SimpleMoveForm, "pass": SimpleMoveForm,
-    "finish": SimpleMoveForm,
-}
-
-
 def _load(s, table_id):
-    try:
-        return services.load(s, table_id)
-    except services.TableNotFound:
-        abort(404)
-
-
-def _needs_check(loaded):
-    """A table whose log does not replay: the host sees what is wrong and who can repair it."""
-    return render_template("host/broken.html", loaded=loaded, problem=loaded.problem,
-                           error_text=describe_error(loaded.problem.error)), 409
+    return table.load(s, table_id)
 
 
 # ----- tables -------------------------------------------------------------------------
@@ -113,9 +60,8 @@ def _index_page(s, form, status=200):
 def _pack_choices(s):
     """Every game's packs: a lone host may run any game the app hosts."""
     from wtforms import SelectChoice
-    from . import game_name
-    return [SelectChoice(p.id, f"{game_name(p.ruleset)}: {p.title} (v{p.version})" if p.ruleset != games.LYCEUM
-                         else f"{p.title} (v{p.version})") for p in services.packs.list_packs(s)]
+    from facilitator.web import game_name
+    return [SelectChoice(p.id, f"{game_name(p.ruleset)}: {p.title} (v{p.version})") for p in services.packs.list_packs(s)]
 
 
 @bp.post("/tables")
@@ -143,13 +89,13 @@ def new_table():
                 flash(f"{_(field)}: {'; '.join(errors)}", "error")
             return redirect(url_for("host.index"), 303)
         pack_row = services.packs.row_by_id(s, form.pack.data)
-        table = services.create_table(s, form.name.data, pack_row, access=True)
+        created = services.create_table(s, form.name.data, pack_row, access=True)
         if quota:
             quota.used(client_key())
-        grant_table(table)
-        table_id, pin = table.id, table.pin
+        grant_table(created)
+        pin = created.pin
     flash(_("Table created. Its PIN is {pin}: with it, the table opens on another device too.", pin=pin), "ok")
-    return redirect(url_for("host.setup", table_id=table_id), 303)
+    return redirect(screen_url(created, "setup"), 303)
 
 
 @bp.post("/tables/import")
@@ -165,14 +111,14 @@ def import_table():
         return redirect(url_for("host.index"), 303)
     try:
         with db_session() as s:
-            table = services.import_record(s, data, ruleset=request.form.get("ruleset") or "lyceum-16-25")
-            services.access.ensure_access(s, table)
-            table_id = table.id
+            imported = services.import_record(s, data, ruleset=request.form.get("ruleset") or None)
+            services.access.ensure_access(s, imported)
+            turn_url = screen_url(imported, "turn")
     except (RulesError, ReplayError, UnknownFormat, services.WrongGame) as err:  # malformed, or breaking the rules
         flash(_("The game record was not imported: {error}", error=describe_error(err)), "error")
         return redirect(url_for("host.index"), 303)
     flash(_("Game record imported"), "ok")
-    return redirect(url_for("host.turn", table_id=table_id), 303)
+    return redirect(turn_url, 303)
 
 
 @bp.get("/table/<int:table_id>/record.json")
@@ -182,10 +128,10 @@ def export_record(table_id):
         if loaded.game is None:
             abort(404)
         if loaded.broken:  # its log does not make a record the rules accept: repaired first
-            return _needs_check(loaded)
+            return table.needs_check(loaded)
         data = loaded.public_record()
     body = dumps_safe(data, indent=2).encode("utf-8")
-    from .downloads import safe_filename
+    from facilitator.web.downloads import safe_filename
     return send_file(BytesIO(body), mimetype="application/json", as_attachment=True,
                      download_name=safe_filename(f"record-{loaded.table.name}.json"))
 
@@ -193,397 +139,8 @@ def export_record(table_id):
 @bp.get("/table/<int:table_id>/<any('protocol.xlsx', 'protocol.pdf', 'blank.pdf'):kind>")
 def protocol(table_id, kind):
     """The table's protocol as Excel or PDF, or a blank paper protocol with the names filled."""
-    from .downloads import table_download
+    from facilitator.web.downloads import table_download
     with db_session() as s:
         return table_download(s, table_id, kind)
 
 
-# ----- setup --------------------------------------------------------------------------
-def _character_choices(pack):
-    from wtforms import SelectChoice
-    return [SelectChoice("", _("— choose —")), SelectChoice(RANDOM, _("draw at random"))] + [
-        SelectChoice(c.code, f"{c.name} · {c.direction}") for c in pack.characters]
-
-
-@bp.route("/table/<int:table_id>/setup", methods=["GET", "POST"])
-def setup(table_id):
-    with db_session() as s:
-        loaded = _load(s, table_id)
-        if loaded.seq:
-            flash(_("The setup cannot change once moves are recorded"), "error")
-            return redirect(url_for("host.turn", table_id=table_id), 303)
-        form = SetupForm()
-        if request.method == "GET":
-            form.rev.data = loaded.rev
-            if loaded.table.players:
-                form.fill(loaded.players)
-        for entry in form.players:
-            entry.form.character.choices = _character_choices(loaded.pack)
-        errors = {}
-        status = 200
-        if request.method == "POST":
-            ok = form.validate()
-            errors = form.player_errors(loaded.pack)
-            if ok and not errors:
-                rng = random.Random()
-
-                def pick(taken):
-                    free = [c.code for c in loaded.pack.characters if c.code not in taken]
-                    return rng.choice(free)
-                setups = form.setups(pick)
-                # every problem the rules find, at once, each next to its player (the engine's check)
-                seats = [i for i, entry in enumerate(form.players) if not entry.form.is_empty()]
-                for problem in setup_problems(loaded.pack, setups):
-                    index = _seat_of(problem.path, seats)
-                    errors.setdefault(index, []).append(translate_error(problem))
-            if ok and not errors:
-                try:
-                    services.set_players(s, table_id, setups, rev=form.rev.data)
-                except (SetupError, MalformedError) as err:
-                    errors = {-1: [translate_error(err)]}
-                except services.SetupLocked:
-                    flash(_("A move was recorded on another device meanwhile: the setup cannot change any more. "
-                            "Nothing of this form was saved."), "error")
-                    return redirect(url_for("host.turn", table_id=table_id), 303)
-                except services.StaleSetup:
-                    errors = {-1: [_("The setup was changed on another device since this form was opened. "
-                                     "Nothing was saved: check the players below and save again.")]}
-                    form.rev.data = services.get_table(s, table_id).rev
-                    status = 409
-                else:
-                    flash(_("Players are seated. The era «Lyceum» begins!"), "ok")
-                    return redirect(url_for("host.turn", table_id=table_id), 303)
-            status = status if status == 409 else 400
-        return render_template("host/setup.html", loaded=loaded, form=form, errors=errors,
-                               pack=loaded.pack, rules=setup_rules()), status
-
-
-def _seat_of(path, seats):
-    """The form's seat of a setup problem's path (``players[1].extra`` -> the second filled seat);
-    -1 for a problem of the whole table."""
-    import re
-    match = re.match(r"players\[(\d+)\]", path or "")
-    if match and int(match.group(1)) < len(seats):
-        return seats[int(match.group(1))]
-    return -1
-
-
-def setup_rules():
-    """The numbers of RULES.md 2 the setup screen shows and checks live, from the engine."""
-    from ..rules.lyceum.setup import DECLARATION_BONUS, EXTRA_SP, MAX_PLAYERS, MIN_PLAYERS
-    return {"extra_sp": EXTRA_SP, "declarations": sorted(DECLARATION_BONUS), "min_players": MIN_PLAYERS,
-            "max_players": MAX_PLAYERS}
-
-
-# ----- the turn screen ----------------------------------------------------------------
-def _context(loaded, **extra):
-    game = loaded.game
-    standing = table_standing(game)
-    legal = game.legal_moves()
-    kinds = {m["type"]: m for m in legal}
-    nxt = game.next()
-    upcoming = game.upcoming()
-    round_no = upcoming[0] if upcoming and nxt and nxt["expects"] == "main" else game.round
-    new_era = game.new_era()
-    players = []
-    for row in standing["players"]:
-        p = game.players[row["name"]]
-        players.append({**row, "pending_reasons": pending_reasons(p),
-                        "character_name": loaded.pack.characters_by_code[p.character].name,
-                        "deferred_status": game.deferred_status(p.name),
-                        "deferred_title": p.deferred.card.title if p.deferred else None,
-                        "is_turn": nxt is not None and nxt.get("player") == row["name"]})
-    order_reason = turn_order_text(*turn_order_reason(loaded.pack, game.setup))
-    last = loaded.last_result()
-    mover = game.current if game.main_done else None
-    deferred = game.deferred_status(mover) if mover else None
-    ctx = dict(loaded=loaded, game=game, standing=standing, legal=legal, kinds=kinds, next=nxt,
-               round_no=round_no, era=era_of_round(round_no), age=age_in_round(round_no), new_era=new_era,
-               players=players, order_reason=order_reason, seq=loaded.seq,
-               last_lines=result_lines(last) if last else [], colors=COLORS,
-               deferred_prompt=deferred if deferred and request.args.get("deferred") != f"later-{loaded.seq}"
-               else None, deferred_mover=mover,
-               deferred_why=", ".join(_("{skill} {have} < {need}", skill=skill_name(sk), have=have, need=need)
-                                      for sk, have, need in (deferred or {}).get("shortfalls", [])),
-               share_preview=game.share_preview(nxt["player"]) if nxt and "share" in kinds else None)
-    ctx.update(extra)
-    return ctx
-
-
-@bp.get("/table/<int:table_id>")
-def turn(table_id):
-    with db_session() as s:
-        loaded = _load(s, table_id)
-        if loaded.broken:
-            return _needs_check(loaded)
-        if loaded.game is None:
-            return redirect(url_for("host.setup", table_id=table_id))
-        if loaded.game.finished:
-            return redirect(url_for("host.final", table_id=table_id))
-        return render_template("host/turn.html", **_context(loaded))
-
-
-def _refuse(table_id, message, status, form=None):
-    with db_session() as s:
-        loaded = _load(s, table_id)
-        if loaded.broken:
-            return _needs_check(loaded)
-        if loaded.game is None:
-            abort(status)
-        if loaded.game.finished:
-            return render_template("host/final.html", **_final_context(loaded), error=message), status
-        return render_template("host/turn.html", **_context(loaded, error=message, failed_form=form)), status
-
-
-#: how a refused field is named to the host, where its form name is not a word of the screen
-FIELD_LABELS = {"xp": "XP change"}
-
-
-def _form_errors(form):
-    parts = []
-    for name, errors in form.errors.items():
-        if isinstance(errors, dict):
-            for sub, errs in errors.items():
-                parts.append(f"{_(sub)}: {'; '.join(str(e) for e in errs)}")
-        else:
-            parts.append(f"{_(FIELD_LABELS.get(name, name))}: {'; '.join(str(e) for e in errors)}")
-    return "; ".join(parts)
-
-
-def stale_text(err):
-    return games.stale_text(err)
-
-
-@bp.post("/table/<int:table_id>/move/<kind>")
-def move(table_id, kind):
-    form_class = MOVE_FORMS.get(kind)
-    if form_class is None:
-        abort(404)
-    form = form_class()
-    if kind == "adjust":
-        form.player.choices = None
-    if form_class is SimpleMoveForm and request.form.get("type") != kind:
-        return _refuse(table_id, _("The form does not match the move"), 400)
-    if not form.validate():
-        return _refuse(table_id, _("The move was not recorded: {errors}", errors=_form_errors(form)), 400, form)
-    try:
-        card_object = None
-        if kind == "draw" and form.manual.data:
-            card_object = read_inline_card(safe_loads(form.manual.data, what="card"), "card")
-        move = form.move(card_object) if kind == "draw" else form.move()
-        with db_session() as s:
-            loaded, result = services.record_move(s, table_id, move, form.after.data)
-            finished = loaded.game.finished
-    except services.TableNotFound:
-        abort(404)
-    except services.TableBroken:
-        return _refuse(table_id, "", 409)
-    except services.StaleMove as err:
-        if err.already:
-            flash(_("This move was already recorded; nothing was added."), "ok")
-            return redirect(url_for("host.turn", table_id=table_id), 303)
-        return _refuse(table_id, stale_text(err), 409)
-    except IllegalMoveError as err:
-        return _refuse(table_id, _("The move was not recorded: {error}", error=translate_error(err)), 422, form)
-    except (MalformedError, JSONInputError, ValueError) as err:
-        text = describe_error(err) if isinstance(err, (RulesError, JSONInputError)) else str(err)
-        return _refuse(table_id, _("The move was not recorded: {error}", error=text), 400, form)
-    flash("\n".join(result_lines(result)), "ok")
-    if finished:  # the protocol is made now, in the background: ready when the host asks for it
-        from .downloads import start_protocol
-        with db_session() as s:
-            start_protocol(s, table_id)
-    return redirect(url_for("host.final" if finished else "host.turn", table_id=table_id), 303)
-
-
-@bp.post("/table/<int:table_id>/undo")
-def undo(table_id):
-    form = AfterForm()
-    if not form.validate():
-        return _refuse(table_id, _("The undo was not done: {errors}", errors=_form_errors(form)), 400)
-    try:
-        with db_session() as s:
-            target = services.undo(s, table_id, form.after.data)
-            line = games.undone_line(services.load(s, table_id), target)
-    except services.TableBroken:
-        return _refuse(table_id, "", 409)
-    except services.StaleMove as err:
-        return _refuse(table_id, games.stale_text(err, undo=True), 409)
-    except services.FinishedTable:
-        return _refuse(table_id, _("The game is finished: only the organizer can reopen it for a correction."), 409)
-    except LookupError:
-        return _refuse(table_id, _("There is no move to undo"), 409)
-    flash(line, "ok")
-    return redirect(url_for("host.turn", table_id=table_id), 303)
-
-
-@bp.post("/table/<int:table_id>/timer")
-def timer(table_id):
-    form = TimerForm()
-    if not form.validate():
-        return _refuse(table_id, _("The timer was not set: {errors}", errors=_form_errors(form)), 400)
-    with db_session() as s:
-        services.set_timer(s, table_id, form.seconds.data or None)
-    return redirect(url_for("host.turn", table_id=table_id), 303)
-
-
-# ----- a page bound to the position it was drawn for -------------------------------------------
-def _bound(loaded, player):
-    """``None`` when a page drawn for move ``after`` and ``player`` (its URL's ``after`` and
-    ``player``) still matches the table; else the page that says what happened instead."""
-    after = request.values.get("after", type=int)
-    if after is None:
-        return None  # a link without a binding that chooses nothing (typed by hand): for the position now
-    if after == loaded.seq and request.values.get("player", player) == player:
-        return None
-    with db_session() as s:
-        happened = services.log_row(s, loaded.table.id, after + 1) if after < loaded.seq else None
-    return render_template("host/moved_on.html", **_context(loaded, happened=happened, drawn_for=after,
-                                                            drawn_player=request.values.get("player"),
-                                                            card_code=request.values.get("card"))), 409
-
-
-def draw_url(table_id, seq, player, **args):
-    return url_for("host.draw", table_id=table_id, after=seq, player=player, **args)
-
-
-# ----- drawing a card -------------------------------------------------------------------
-@bp.get("/table/<int:table_id>/draw")
-def draw(table_id):
-    color = request.args.get("color")
-    if color not in COLORS:
-        return _refuse(table_id, _("Choose the colour of the deck: green, yellow or red"), 400)
-    with db_session() as s:
-        loaded = _load(s, table_id)
-        if loaded.broken:
-            return _needs_check(loaded)
-        game = loaded.game
-        if game is None or game.finished:
-            return redirect(url_for("host.turn", table_id=table_id))
-        nxt = game.next()
-        if nxt["expects"] != "main":
-            return _bound(loaded, None) or redirect(url_for("host.turn", table_id=table_id))
-        player = nxt["player"]
-        if request.args.get("after") is None and (request.args.get("card") or request.args.get("random")):
-            # a card chosen on a page that does not say for whom (an old bookmark, a typed or
-            # stale link): never offered live to whoever's turn it is now; chosen again instead
-            flash(_("The link did not say whose turn it was for, so its card was not taken: "
-                    "choose the {color} card for {player} again.", color=_(color), player=player), "info")
-            return redirect(draw_url(table_id, loaded.seq, player, color=color), 303)
-        stale = _bound(loaded, player)
-        if stale is not None:
-            return stale
-        round_no = game.upcoming()[0]
-        era = era_of_round(round_no)
-        card = None
-        source = ""
-        query = request.args.get("q", "")
-        if request.args.get("random"):
-            card = next_card(game, loaded.table.deck_seed, era.key, color)
-            source = "deck"
-        elif request.args.get("card"):
-            card = loaded.pack.cards_by_code.get(request.args["card"])
-            if card is None or card.era != era.key or card.color != color:
-                return _refuse(table_id, _("No {color} card {code} in the era «{era}»", color=_(color),
-                                           code=request.args["card"][:40], era=era_name(era.key)), 400)
-        elif query:
-            exact = find_card_by_code(loaded.pack, era.key, color, query)
-            if exact is not None:  # an exact code typed: straight to the card
-                return redirect(draw_url(table_id, loaded.seq, player, color=color, card=exact.code), 303)
-        cards = find_cards(loaded.pack, era.key, color, query) if card is None else []
-        ctx = _context(loaded)
-        ctx.update(color=color, player=player, card=card, cards=cards, query=query, source=source,
-                   draw_form=DrawForm(formdata=None, after=loaded.seq, player=player, color=color,
-                                      card=card.code if card else ""))
-        if card is not None:
-            ctx.update(card_view(game, player, card))
-        return render_template("host/draw.html", **ctx)
-
-
-def card_view(game, player, card, manual_json=""):
-    return {"card_rows": game.card_check(player, card), "shortfalls": game.shortfalls(player, card),
-            "decisions": game.decisions(player, card), "manual_json": manual_json}
-
-
-@bp.route("/table/<int:table_id>/draw/manual", methods=["GET", "POST"])
-def draw_manual(table_id):
-    color = request.values.get("color")
-    if color not in COLORS:
-        return _refuse(table_id, _("Choose the colour of the deck: green, yellow or red"), 400)
-    with db_session() as s:
-        loaded = _load(s, table_id)
-        if loaded.broken:
-            return _needs_check(loaded)
-        game = loaded.game
-        if game is None or game.finished or game.next()["expects"] != "main":
-            return redirect(url_for("host.turn", table_id=table_id))
-        player = game.next()["player"]
-        stale = _bound(loaded, player)  # the link, or the form, drawn for another position
-        if stale is not None:
-            return stale
-        form = ManualCardForm(color=color)
-        ctx = _context(loaded)
-        ctx.update(color=color, player=player, error=None, form=form)
-        if request.method == "POST":
-            data = form.card_data() if form.validate() else None
-            card = None
-            if data is not None:
-                try:
-                    card = read_inline_card(data, "card")
-                except MalformedError as err:
-                    form.engine_error(err)
-            if card is None:
-                ctx["error"] = _("The card is not valid: {error}", error=form.error_text())
-                return render_template("host/manual.html", **ctx), 400
-            manual = json.dumps(data, ensure_ascii=False)
-            ctx.update(card=card, cards=[], query="", source="",
-                       draw_form=DrawForm(formdata=None, after=loaded.seq, player=player, color=color, manual=manual))
-            ctx.update(card_view(game, player, card, manual))
-            return render_template("host/draw.html", **ctx)
-        return render_template("host/manual.html", **ctx)
-
-
-# ----- finishing --------------------------------------------------------------------------
-@bp.get("/table/<int:table_id>/finish")
-def finish(table_id):
-    """Finishing is confirmed on a page that shows the final bonuses and places first."""
-    with db_session() as s:
-        loaded = _load(s, table_id)
-        if loaded.broken:
-            return _needs_check(loaded)
-        game = loaded.game
-        if game is None or game.finished:
-            return redirect(url_for("host.turn", table_id=table_id))
-        stale = _bound(loaded, None)
-        if stale is not None:
-            return stale
-        if "finish" not in {m["type"] for m in game.legal_moves()}:
-            return redirect(url_for("host.turn", table_id=table_id))
-        preview = game.finish_preview()
-        standing = table_standing(preview)
-        ranked = sorted(standing["players"], key=lambda r: r["place"])
-        checks = {p.name: preview.declaration_checks(p.name) for p in preview.players_in_order() if p.declaration}
-        expiring = [(name, p.deferred.card) for name, p in game.players.items() if p.deferred]
-        return render_template("host/finish.html", loaded=loaded, game=game, standing=standing, ranked=ranked,
-                               winners=winners(standing), checks=checks, expiring=expiring, seq=loaded.seq)
-
-
-# ----- the final screen -----------------------------------------------------------------
-def _final_context(loaded):
-    standing = table_standing(loaded.game)
-    checks = {p.name: loaded.game.declaration_checks(p.name) for p in loaded.game.players_in_order()
-              if p.declaration}
-    ranked = sorted(standing["players"], key=lambda r: r["place"])
-    return dict(loaded=loaded, game=loaded.game, standing=standing, ranked=ranked, winners=winners(standing),
-                checks=checks, seq=loaded.seq, era=ERA_BY_KEY[standing["era"]])
-
-
-@bp.get("/table/<int:table_id>/final")
-def final(table_id):
-    with db_session() as s:
-        loaded = _load(s, table_id)
-        if loaded.broken:
-            return _needs_check(loaded)
-        if loaded.game is None:
-            return redirect(url_for("host.setup", table_id=table_id))
-        return render_template("host/final.html", **_final_context(loaded))

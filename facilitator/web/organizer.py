@@ -8,15 +8,15 @@ from urllib.parse import urlparse
 from flask import (Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, send_file,
                    url_for)
 
-from .. import services
-from ..i18n import describe_error, get_locale
-from ..i18n import gettext as _
-from ..rules import ReplayError, RulesError
-from ..rules.registry import UnknownFormat
-from ..safejson import JSONInputError, loads as safe_loads
-from . import db_session, games
-from .auth import client_key, is_organizer, organizer_required, sign_in, sign_out, throttle
-from .forms import AfterForm, EventForm, TableForm
+from facilitator import services
+from facilitator.i18n import describe_error, get_locale
+from facilitator.i18n import gettext as _
+from facilitator.rules import ReplayError, RulesError
+from facilitator.rules.registry import UnknownFormat
+from facilitator.safejson import JSONInputError, loads as safe_loads
+from facilitator.web import db_session, games
+from facilitator.web.auth import client_key, is_organizer, organizer_required, sign_in, sign_out, throttle
+from facilitator.web.forms import AfterForm, EventForm, TableForm
 
 bp = Blueprint("organizer", __name__, url_prefix="/organizer")
 
@@ -281,7 +281,7 @@ def reopen(event_id, table_id):
         flash(_("This table needs checking first: its log does not replay."), "error")
         return redirect(url_for("organizer.repair", event_id=event_id, table_id=table_id), 303)
     flash(_("Table «{name}» is reopened: enter the correction, then finish the game again.", name=name), "ok")
-    return redirect(url_for("host.turn", table_id=table_id), 303)
+    return redirect(url_for("lyceum.turn", table_id=table_id), 303)
 
 
 OUTBOX_FORMAT = "facilitator-outbox/1"
@@ -338,7 +338,7 @@ def import_outbox(event_id, table_id):
 
 
 def _back(event_id, table_id):
-    return url_for("organizer.event", event_id=event_id) if event_id else url_for("host.final", table_id=table_id)
+    return url_for("organizer.event", event_id=event_id) if event_id else url_for("lyceum.final", table_id=table_id)
 
 
 # ----- the access sheet -------------------------------------------------------------------------
@@ -355,7 +355,7 @@ def public_url_for(endpoint, **values):
 @bp.get("/events/<int:event_id>/access.pdf")
 @organizer_required
 def access_sheet(event_id):
-    from .downloads import safe_filename
+    from facilitator.web.downloads import safe_filename
     with db_session() as s:
         ev = _event_or_404(s, event_id)
         cards = []
@@ -400,8 +400,8 @@ def import_record(event_id):
 @bp.get("/events/<int:event_id>/backup.json")
 @organizer_required
 def backup(event_id):
-    from ..safejson import dumps_safe
-    from .downloads import safe_filename
+    from facilitator.safejson import dumps_safe
+    from facilitator.web.downloads import safe_filename
     with db_session() as s:
         ev = _event_or_404(s, event_id)
         data = services.events.backup(s, event_id)
@@ -452,7 +452,7 @@ def announce(event_id):
 def download(event_id, kind):
     """The event workbook or the results PDF, built by the reports package and also written
     under the exports folder."""
-    from .downloads import event_download
+    from facilitator.web.downloads import event_download
     with db_session() as s:
         ev = _event_or_404(s, event_id)
         return event_download(s, ev, kind)

@@ -8,10 +8,10 @@ import time
 from flask import (Blueprint, abort, current_app, flash, make_response, redirect, render_template, request,
                    url_for)
 
-from .. import services
-from ..i18n import gettext as _
-from . import db_session
-from .auth import client_key, grant_table, throttle
+from facilitator import services
+from facilitator.i18n import gettext as _
+from facilitator.web import db_session
+from facilitator.web.auth import client_key, grant_table, throttle
 
 bp = Blueprint("public", __name__)
 
@@ -68,7 +68,7 @@ def projector(event_id):
 
 def _standings_entry(event_id):
     """The event's current projector body and ETag, shared by every projector polling it."""
-    from ..i18n import get_locale
+    from facilitator.i18n import get_locale
     cache = current_app.extensions.setdefault("facilitator.projector_cache", {})
     key = (event_id, get_locale())
     lock = cache.setdefault(("lock",) + key, threading.Lock())
@@ -88,7 +88,7 @@ def _standings_entry(event_id):
 def _refresh(event_id, entry):
     """The projector's body for the event now: recomputed only if the event changed (its
     version is one row: O(1) however many moves the event holds)."""
-    from ..i18n import get_locale
+    from facilitator.i18n import get_locale
     with db_session() as s:
         ev = services.events.get_event(s, event_id) or abort(404)
         version = services.events.event_version(s, event_id)
@@ -134,7 +134,7 @@ def host_link(token):
             return redirect(url_for("public.pin"), 303)
         grant_table(table)
         table_id = table.id
-    return redirect(url_for("host.turn", table_id=table_id), 303)
+    return redirect(url_for("lyceum.turn", table_id=table_id), 303)
 
 
 @bp.route("/pin", methods=["GET", "POST"])
@@ -157,7 +157,7 @@ def pin():
             table = services.table_by_pin(s, code) if code else None
             if table is not None:  # the wrong PINs before it still count (Throttle)
                 grant_table(table)
-                return redirect(url_for("host.turn", table_id=table.id), 303)
+                return redirect(url_for("lyceum.turn", table_id=table.id), 303)
             gate.failed(client_key())
         flash(_("No table has this PIN"), "error")
         status = 401

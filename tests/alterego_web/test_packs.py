@@ -10,8 +10,8 @@ import pytest
 from openpyxl import Workbook, load_workbook
 
 from facilitator import services
-from facilitator.content import alterego_excel
-from facilitator.content.alterego_excel import PackImportError, pack_to_workbook, template_workbook, workbook_to_pack
+from facilitator.games.alterego import excel as alterego_excel
+from facilitator.games.alterego.excel import PackImportError, pack_to_workbook, template_workbook, workbook_to_pack
 from facilitator.i18n import use_locale
 from facilitator.rules.alterego import default_pack
 from facilitator.rules.alterego.pack import default_pack_data

@@ -12,7 +12,7 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from facilitator.i18n import use_locale
-from facilitator.reports.alterego import table_protocol_pdf, table_protocol_xlsx
+from facilitator.games.alterego.words import table_protocol_pdf, table_protocol_xlsx
 from facilitator.rules.alterego import table_standing
 from facilitator.rules.alterego.simulate import play_random
 

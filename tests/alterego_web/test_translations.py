@@ -22,16 +22,11 @@ ROOT = Path(__file__).resolve().parents[2]
 PKG = ROOT / "facilitator"
 KEYWORDS = {"_": None, "gettext": None, "N_": None, "ngettext": (1, 2)}
 JINJA = "jinja2.ext.babel_extract"
-CATALOGS = {"fi": PKG / "translations" / "fi" / "alterego.po", "ru": PKG / "translations" / "ru" / "alterego.po"}
+GAME = PKG / "games" / "alterego"  # the game's package: its screens, words, templates, catalogs
+CATALOGS = {"fi": GAME / "translations" / "fi" / "alterego.po", "ru": GAME / "translations" / "ru" / "alterego.po"}
 
-TEMPLATES = sorted((PKG / "templates" / "alterego").glob("*.html")) + [
-    PKG / "templates" / "organizer" / "games" / "alter-ego-3_progress.html",
-    PKG / "templates" / "organizer" / "games" / "alter-ego-3_ranking.html",
-    PKG / "templates" / "public" / "games" / "alter-ego-3.html",
-    PKG / "templates" / "print" / "alterego_protocol.html",
-]
-MODULES = [PKG / "web" / "alterego.py", PKG / "web" / "alterego_forms.py", PKG / "reports" / "alterego.py",
-           PKG / "content" / "alterego_excel.py"]
+TEMPLATES = sorted((GAME / "templates").rglob("*.html"))
+MODULES = sorted(GAME.glob("*.py"))
 ENGINE = sorted((PKG / "rules" / "alterego").glob("*.py"))
 #: callee -> position of its English template among the positional arguments
 TEMPLATE_ARG = {"_illegal": 2, "IllegalMoveError": 2, "SetupError": 2, "MalformedError": 1, "PackProblem": 5,
@@ -139,7 +134,7 @@ def test_the_catalogs_parse_without_fuzzy_or_duplicate_entries(locale):
 
 
 def test_a_refusal_reads_in_finnish_russian_and_english():
-    from facilitator.reports.alterego import error_text
+    from facilitator.games.alterego.words import error_text
     from facilitator.rules.alterego import Game, IllegalMoveError, Move, default_pack, read_setup
     pack = default_pack()
     game = Game(pack, read_setup({"players": [{"name": "Aino", "actives": ["pare", "ville", "meira"]},
@@ -159,7 +154,7 @@ def test_a_refusal_reads_in_finnish_russian_and_english():
 
 
 def test_the_move_lines_are_in_the_pages_language():
-    from facilitator.reports.alterego import result_lines
+    from facilitator.games.alterego.words import result_lines
     from facilitator.rules.alterego import Game, Move, default_pack, read_setup
     pack = default_pack()
     game = Game(pack, read_setup({"players": [{"name": "Aino", "actives": ["pare", "ville", "meira"]},

@@ -668,7 +668,7 @@ def test_the_waiting_moves_are_named_in_the_screens_language(context, tablet, se
     """Named as the protocol names them (``words.move_name``), not by their record type."""
     from facilitator.i18n import use_locale
     from facilitator.rules.lyceum import Move
-    from facilitator.words import move_name
+    from facilitator.games.lyceum.words import move_name
     table = new_table(engine, event_id, "Язык")
     page = tablet
     page.goto(f"{turn_url(server, table)}?lang=ru")

@@ -7,7 +7,7 @@ from io import BytesIO
 from openpyxl import load_workbook
 
 from facilitator.content import sample_pack, sample_pack_data
-from facilitator.content.excel import pack_to_workbook, workbook_to_pack
+from facilitator.games.lyceum.excel import pack_to_workbook, workbook_to_pack
 from facilitator.content.importing import PackImportError
 from facilitator.rules.lyceum import read_pack
 

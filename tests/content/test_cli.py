@@ -11,7 +11,7 @@ import pytest
 
 from facilitator.cli import main
 from facilitator.content import sample_pack
-from facilitator.content.excel import pack_to_workbook, workbook_to_pack
+from facilitator.games.lyceum.excel import pack_to_workbook, workbook_to_pack
 from facilitator.content.importing import json_to_pack, pack_to_json
 from facilitator.storage.db import dispose_all
 

@@ -8,7 +8,7 @@ import pytest
 from sqlmodel import select
 
 from facilitator.content import sample_pack, sample_pack_data
-from facilitator.content.excel import pack_to_workbook, workbook_to_pack
+from facilitator.games.lyceum.excel import pack_to_workbook, workbook_to_pack
 from facilitator.content.importing import PackImportError
 from facilitator.services.packs import get_row, list_packs, pack_of, store_pack
 from facilitator.rules import ReplayError

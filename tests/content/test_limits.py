@@ -16,8 +16,9 @@ from io import BytesIO
 
 import pytest
 
-from facilitator.content import excel, sample_pack_data
-from facilitator.content.excel import MAX_CELLS, MAX_ROWS, MAX_UNPACKED, check_workbook_file, workbook_to_pack
+from facilitator.content import sample_pack_data
+from facilitator.games.lyceum import excel
+from facilitator.games.lyceum.excel import MAX_CELLS, MAX_ROWS, MAX_UNPACKED, check_workbook_file, workbook_to_pack
 from facilitator.content.importing import PackImportError, json_to_pack, load_pack_bytes
 from facilitator.rules.lyceum.fields import MAX_CARDS, MAX_LEVELS
 

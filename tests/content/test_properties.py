@@ -4,7 +4,7 @@ workbook can hold, every shape of special, free SP, skill_max), export and impor
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from facilitator.content.excel import pack_to_workbook, workbook_to_pack
+from facilitator.games.lyceum.excel import pack_to_workbook, workbook_to_pack
 from facilitator.content.importing import json_to_pack, pack_to_json
 from facilitator.rules.lyceum import ERA_KEYS, SKILLS, read_pack
 from facilitator.rules.lyceum.cards import COLOR_RULES

@@ -14,7 +14,7 @@ import json
 import pytest
 
 from facilitator.content import sample_pack_data
-from facilitator.content.excel import workbook_to_pack
+from facilitator.games.lyceum.excel import workbook_to_pack
 from facilitator.content.importing import PackImportError, json_to_pack
 from facilitator.i18n import use_locale
 

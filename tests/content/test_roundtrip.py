@@ -8,7 +8,7 @@ import pytest
 from openpyxl import load_workbook
 
 from facilitator.content import sample_pack
-from facilitator.content.excel import (CARD_COLUMNS, pack_to_workbook, template_workbook,
+from facilitator.games.lyceum.excel import (CARD_COLUMNS, pack_to_workbook, template_workbook,
                                        workbook_to_pack)
 from facilitator.content.importing import json_to_pack, pack_to_json
 from facilitator.i18n import use_locale

@@ -4,7 +4,7 @@ its title, among the cards of the current era and the chosen colour only."""
 import pytest
 
 from facilitator.content import sample_pack
-from facilitator.content.search import code_key, find_cards, title_key
+from facilitator.games.lyceum.search import code_key, find_cards, title_key
 
 
 def codes(era, color, query, pack=None):

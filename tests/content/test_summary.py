@@ -2,7 +2,7 @@
 conditions, and warns (without refusing) about what looks unbalanced."""
 
 from facilitator.content import sample_pack
-from facilitator.content.summary import format_summary, pack_summary
+from facilitator.games.lyceum.summary import format_summary, pack_summary
 from facilitator.i18n import use_locale
 from facilitator.rules.lyceum import read_pack
 

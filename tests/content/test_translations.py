@@ -12,14 +12,18 @@ import pytest
 from babel.messages.pofile import read_po
 
 import facilitator.content as content_package
-from facilitator.content import excel, importing
+from facilitator.content import importing
+from facilitator.games.lyceum import excel
 from facilitator.i18n import translations
 from facilitator.rules.lyceum import pack as pack_module
 from facilitator.rules.lyceum.cards import COLOUR_TEMPLATES
 from facilitator.rules.lyceum.pack import MALFORMED_KEYS
 
-MODULES = ["excel.py", "importing.py", "summary.py", "commands.py", "search.py"]
-CATALOGS = resources.files("facilitator").joinpath("translations", "ru")
+#: the modules whose texts content.po translates: «16/25»'s deck files, search and summary (its
+#: game package) and the import refusals and ``facilitator pack`` every game shares
+MODULES = [Path("facilitator/games/lyceum") / name for name in ("excel.py", "summary.py", "search.py")] + [
+    Path("facilitator/content") / name for name in ("importing.py", "commands.py")]
+CATALOGS = resources.files("facilitator").joinpath("games", "lyceum", "translations", "ru")
 
 
 def _literal_msgids(path):
@@ -40,8 +44,8 @@ def _table_msgids():
 
 
 def all_msgids():
-    folder = Path(content_package.__file__).parent
-    found = set().union(*(_literal_msgids(folder / m) for m in MODULES))
+    root = Path(content_package.__file__).parent.parent.parent
+    found = set().union(*(_literal_msgids(root / m) for m in MODULES))
     return sorted(found | _table_msgids())
 
 

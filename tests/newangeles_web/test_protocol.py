@@ -11,7 +11,7 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from facilitator.i18n import use_locale
-from facilitator.reports.newangeles import (build_protocol, capital_chart_svg, table_protocol_pdf,
+from facilitator.games.newangeles.words import (build_protocol, capital_chart_svg, table_protocol_pdf,
                                             table_protocol_xlsx)
 from facilitator.rules.newangeles import read_record, replay
 from tests.newangeles_web.helpers import example, record, seated

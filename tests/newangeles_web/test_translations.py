@@ -17,26 +17,22 @@ from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 
 from facilitator import i18n
-from facilitator.reports.newangeles import event_line
+from facilitator.games.newangeles.words import event_line
 from facilitator.rules.newangeles import default_pack
 
 ROOT = Path(__file__).resolve().parents[2]
-TEMPLATES = ROOT / "facilitator" / "templates"
+GAME = ROOT / "facilitator" / "games" / "newangeles"  # the game's package
+TEMPLATES = GAME / "templates"
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2)}
 JINJA = "jinja2.ext.babel_extract"
 LOCALES = ("sv", "ru")
-OWN = {"sv": ROOT / "facilitator/translations/sv/newangeles.po",
-       "ru": ROOT / "facilitator/translations/ru/newangeles.po"}
+OWN = {"sv": GAME / "translations/sv/newangeles.po",
+       "ru": GAME / "translations/ru/newangeles.po"}
 
 
 def sources():
-    out = [(JINJA, p) for p in sorted((TEMPLATES / "newangeles").glob("*.html"))]
-    out += [(JINJA, TEMPLATES / "organizer/games/new-angeles_progress.html"),
-            (JINJA, TEMPLATES / "organizer/games/new-angeles_ranking.html"),
-            (JINJA, TEMPLATES / "public/games/new-angeles.html"),
-            (JINJA, TEMPLATES / "print/newangeles_protocol.html")]
-    out += [("python", ROOT / "facilitator/web" / name) for name in ("newangeles.py", "newangeles_forms.py")]
-    out += [("python", ROOT / "facilitator/reports/newangeles.py")]
+    out = [(JINJA, p) for p in sorted(TEMPLATES.rglob("*.html"))]
+    out += [("python", p) for p in sorted(GAME.glob("*.py"))]
     return out
 
 

@@ -12,7 +12,7 @@ import pytest
 from openpyxl import load_workbook
 
 from facilitator.content import sample_pack, sample_pack_data
-from facilitator.content.excel import workbook_to_pack
+from facilitator.games.lyceum.excel import workbook_to_pack
 from facilitator.content.importing import PackImportError, json_to_pack
 from facilitator.i18n import use_locale
 from facilitator.rules.lyceum import read_pack

@@ -83,7 +83,7 @@ def renders(monkeypatch):
 
     def not_here(*args, **kwargs):
         raise AssertionError("a protocol PDF was laid out in the server's own process")
-    for module in ("facilitator.reports.pdf", "facilitator.reports.alterego", "facilitator.reports.newangeles"):
+    for module in ("facilitator.games.lyceum.pdf", "facilitator.games.alterego.words", "facilitator.games.newangeles.words"):
         monkeypatch.setattr(f"{module}.table_protocol_pdf", not_here)
     return sent
 

@@ -10,8 +10,8 @@ from pypdf import PdfReader
 
 from facilitator.i18n import use_locale
 from facilitator.reports.chart import axis, nice_step, tick_label, xp_chart_svg
-from facilitator.reports.pdf import table_protocol_pdf
-from facilitator.reports.protocol import build_protocol
+from facilitator.games.lyceum.pdf import table_protocol_pdf
+from facilitator.games.lyceum.protocol import build_protocol
 
 from .conftest import game_of, record_data
 

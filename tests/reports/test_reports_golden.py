@@ -20,8 +20,8 @@ import pytest
 from openpyxl import load_workbook
 
 from facilitator.i18n import use_locale
-from facilitator.reports.protocol import UndoneMove
-from facilitator.reports.workbook import event_workbook_xlsx, table_protocol_xlsx
+from facilitator.games.lyceum.protocol import UndoneMove
+from facilitator.games.lyceum.workbook import event_workbook_xlsx, table_protocol_xlsx
 from facilitator.rules.lyceum import Move
 
 from .conftest import game_of, record_data

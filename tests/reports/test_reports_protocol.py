@@ -1,4 +1,4 @@
-"""The protocol as data (facilitator.reports.protocol): what the host used to write on paper,
+"""The protocol as data (facilitator.games.lyceum.protocol): what the host used to write on paper,
 derived from the engine's replay of the hand-made game of conftest.py."""
 
 from datetime import date, datetime, timezone
@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from facilitator.i18n import use_locale
-from facilitator.reports.protocol import FINAL, PROVISIONAL, UndoneMove, build_protocol, read_undone
+from facilitator.games.lyceum.protocol import FINAL, PROVISIONAL, UndoneMove, build_protocol, read_undone
 from facilitator.rules.lyceum import Move, ROUNDS
 
 from .conftest import FINAL_SKILLS, LEVEL_AFTER_ROUND, MOVES, START, XP_AFTER_ROUND, game_of, record_data

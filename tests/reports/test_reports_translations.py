@@ -17,15 +17,18 @@ from facilitator import i18n
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYWORDS = {"_": None, "gettext": None, "N_": None, "ngettext": (1, 2)}
-CATALOG = ROOT / "facilitator" / "translations" / "ru" / "reports.po"
+CATALOG = ROOT / "facilitator" / "games" / "lyceum" / "translations" / "ru" / "reports.po"
 
 
 def extract():
     found = {}
-    for path in sorted((ROOT / "facilitator" / "reports").glob("*.py")) + [ROOT / "facilitator" / "words.py"]:
+    lyceum = ROOT / "facilitator" / "games" / "lyceum"
+    for path in (sorted((ROOT / "facilitator" / "reports").glob("*.py")) + [ROOT / "facilitator" / "formatting.py"]
+                 + [lyceum / f"{name}.py" for name in ("words", "protocol", "workbook", "event", "pdf", "reports")]):
         for lineno, message, _c, _x in extract_from_file("python", str(path), keywords=KEYWORDS):
             found.setdefault(message, f"{path.relative_to(ROOT)}:{lineno}")
-    for path in sorted((ROOT / "facilitator" / "templates" / "print").glob("*.html")):
+    for path in sorted((ROOT / "facilitator" / "templates" / "print").glob("*.html")) + sorted(
+            (ROOT / "facilitator" / "games" / "lyceum" / "templates" / "print").glob("*.html")):
         for lineno, message, _c, _x in extract_from_file("jinja2.ext.babel_extract", str(path), keywords=KEYWORDS,
                                                        options={"extensions": "jinja2.ext.i18n"}):
             found.setdefault(message, f"{path.relative_to(ROOT)}:{lineno}")

@@ -13,8 +13,8 @@ from openpyxl.styles import Font
 
 from facilitator.content import sample_pack
 from facilitator.i18n import use_locale
-from facilitator.reports.protocol import UndoneMove, build_protocol
-from facilitator.reports.workbook import event_workbook_xlsx, table_protocol_xlsx
+from facilitator.games.lyceum.protocol import UndoneMove, build_protocol
+from facilitator.games.lyceum.workbook import event_workbook_xlsx, table_protocol_xlsx
 from facilitator.rules.lyceum import Move
 from facilitator.rules.lyceum.simulate import random_game
 

@@ -61,7 +61,7 @@ def test_a_player_named_like_a_formula_is_that_name_in_every_games_protocol_work
 
 
 def test_hostile_names_are_names_in_the_event_workbook():
-    from facilitator.reports.workbook import event_workbook_xlsx
+    from facilitator.games.lyceum.workbook import event_workbook_xlsx
     first = replayed(game_record(LYCEUM, names=NAMES[LYCEUM], seed=1))
     second = replayed(game_record(LYCEUM, names=["@SUM(1)", "\uff1d1+1", "Вика", "Гоша"], seed=2, table="Стол 2"))
     xlsx = event_workbook_xlsx([first, second], event="=Кубок()", event_date="2026-05-01")
@@ -70,7 +70,7 @@ def test_hostile_names_are_names_in_the_event_workbook():
 
 def test_a_deck_exported_to_excel_keeps_its_titles_as_text():
     from facilitator.content import sample_pack_data
-    from facilitator.content.excel import pack_to_workbook
+    from facilitator.games.lyceum.excel import pack_to_workbook
     from facilitator.rules.lyceum import read_pack
     data = sample_pack_data()
     data["characters"][0]["name"] = DDE
@@ -79,7 +79,7 @@ def test_a_deck_exported_to_excel_keeps_its_titles_as_text():
 
 
 def test_an_alter_ego_deck_exported_to_excel_keeps_its_names_as_text():
-    from facilitator.content.alterego_excel import pack_to_workbook
+    from facilitator.games.alterego.excel import pack_to_workbook
     from facilitator.rules.alterego.pack import default_pack_data, read_pack
     data = default_pack_data()
     data["actives"][0]["name"] = "+1"

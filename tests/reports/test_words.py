@@ -6,9 +6,9 @@ from datetime import date, datetime, timezone
 
 import pytest
 
-from facilitator import words
+from facilitator.games.lyceum import words
 from facilitator.i18n import use_locale
-from facilitator.reports.protocol import build_protocol
+from facilitator.games.lyceum.protocol import build_protocol
 
 from .conftest import game_of, record_data
 
@@ -45,7 +45,7 @@ def test_signed_numbers_use_a_real_minus_sign(n, text):
 
 
 def test_the_screens_signed_is_the_same_function():
-    from facilitator.web import describe
+    from facilitator.games.lyceum import describe
     assert describe.signed is words.signed
     assert describe.signed(-5) == f"{MINUS}5"
 

@@ -103,8 +103,9 @@ def test_form_errors_are_shown_in_russian(client, tables):
 # ----- the catalogs --------------------------------------------------------------------------------
 def _catalog():
     messages = {}
-    folder = resources.files("facilitator").joinpath("translations", "ru")
-    for entry in folder.iterdir():
+    folders = [resources.files("facilitator").joinpath("translations", "ru"),
+               resources.files("facilitator").joinpath("games", "lyceum", "translations", "ru")]
+    for entry in (e for folder in folders for e in folder.iterdir()):
         if entry.name.endswith(".po"):
             with entry.open("rb") as fh:
                 for message in read_po(fh, locale="ru"):
@@ -120,7 +121,8 @@ _CALL = re.compile(r"(?<![\w.])(?:_|gettext|ngettext)\(\s*((?:(?:%s)\s*)+)" % _S
 def used_messages():
     """Every literal message id the host's screens pass to the translation layer."""
     files = sorted(glob.glob(str(ROOT / "facilitator/templates/host/*.html"))) + [str(ROOT / "facilitator/templates/base.html")] + [
-        str(ROOT / "facilitator/web" / name) for name in ("host.py", "describe.py", "forms.py", "api.py")]
+        str(ROOT / "facilitator" / name) for name in ("web/host.py", "games/lyceum/screens.py", "games/lyceum/describe.py",
+                                                      "web/table.py", "web/forms.py", "web/api.py")]
     found = {}
     for path in files:
         source = Path(path).read_text(encoding="utf-8")

@@ -130,8 +130,8 @@ REFUSED = [
     ("no file", None, "Choose a game record file (.json) to import"),
     ("not JSON", b"{not json", "Not a game record: the file is not valid JSON"),
     ("not UTF-8", "запись".encode("cp1251"), "Not a game record: the file is not valid JSON"),
-    ("a wrong format", bad_record(_wrong_format), "The game record was not imported: format: must be "
-                                                  "'lyceum-record/1'"),
+    ("a wrong format", bad_record(_wrong_format), "The game record was not imported: unknown format "
+                                                  "'lyceum-record/0' (known: alterego-record/1, lyceum-record/1"),
     ("an unknown skill", bad_record(_unknown_skill), "The game record was not imported: players[0].extra"),
     ("a move the rules refuse", bad_record(_illegal_first_move),
      "The game record was not imported: move 1 (finish): the game can be finished only after"),

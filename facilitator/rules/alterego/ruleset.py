@@ -7,6 +7,7 @@ from .pack import default_pack_data, read_pack
 from .record import Record, read_record, replay
 from .setup import read_setup as _read_setup
 from .standings import influence_ranking, standings, table_standing
+from ..registry import Ruleset
 
 __all__ = ["read_pack", "default_pack_data", "read_setup", "setup_json", "new_game", "read_move",
            "read_record", "make_record", "replay", "table_standing", "standings", "event_ranking"]
@@ -38,3 +39,9 @@ def event_ranking(tables):
     """An event of Alter Ego tables ranks individuals by influence across its tables (ties
     share the place); there is no team score (RULES.md 5)."""
     return {"teams": [], "individuals": influence_ranking(tables) if tables else [], "ranked_by": "influence"}
+
+
+#: this game as a ruleset of the registry (its game package names it: ``facilitator.games``)
+RULESET = Ruleset(key="alter-ego-3", name="Alter Ego", pack_format="alterego-pack/1",
+                  record_format="alterego-record/1", standings_format="alterego-standings/1",
+                  locales=("fi", "en", "ru"), engine=__name__, players=(2, 3))

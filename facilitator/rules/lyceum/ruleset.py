@@ -1,4 +1,4 @@
-"""«16/25» as a ruleset of the registry (``registry.LYCEUM``): the adapter functions the app and
+"""«16/25» as a ruleset of the registry (``RULESET`` below): the adapter functions the app and
 the CLI call for any game, answered by this game's engine. Its formats stay byte for byte as
 RECORD.md gives them; a setup is stored as the record's list of players."""
 
@@ -12,6 +12,7 @@ from .pack import read_pack
 from .record import Record, read_record, replay
 from .setup import read_player
 from .standings import individual_ranking, ranking_rule, standings, table_standing, team_ranking
+from ..registry import Ruleset
 
 __all__ = ["read_pack", "default_pack_data", "read_setup", "setup_json", "new_game", "read_move",
            "read_record", "make_record", "replay", "table_standing", "standings", "event_ranking"]
@@ -56,3 +57,9 @@ def event_ranking(tables):
         return {"teams": [], "individuals": [], "ranked_by": "total"}
     return {"teams": team_ranking(tables), "individuals": individual_ranking(tables),
             "ranked_by": ranking_rule(tables)}
+
+
+#: this game as a ruleset of the registry (its game package names it: ``facilitator.games``)
+RULESET = Ruleset(key="lyceum-16-25", name="16/25", pack_format="lyceum-pack/1",
+                  record_format="lyceum-record/1", standings_format="lyceum-standings/1",
+                  locales=("ru", "en"), engine=__name__, players=(3, 4))

@@ -7,6 +7,7 @@ from .pack import default_pack_data, read_pack
 from .record import Record, read_record, replay
 from .setup import read_setup as _read_setup
 from .standings import capital_ranking, standings, table_standing
+from ..registry import Ruleset
 
 __all__ = ["read_pack", "default_pack_data", "read_setup", "setup_json", "new_game", "read_move",
            "read_record", "make_record", "replay", "table_standing", "standings", "event_ranking", "sealed_out"]
@@ -53,3 +54,9 @@ def sealed_out(record, game):
     setup["players"] = [{k: v for k, v in p.items() if k != "rival"} for p in setup.get("players", [])]
     out["setup"] = setup
     return out
+
+
+#: this game as a ruleset of the registry (its game package names it: ``facilitator.games``)
+RULESET = Ruleset(key="new-angeles", name="New Angeles", pack_format="newangeles-pack/1",
+                  record_format="newangeles-record/1", standings_format="newangeles-standings/1",
+                  locales=("en", "sv", "ru"), engine=__name__, players=(4, 6))

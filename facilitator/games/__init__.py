@@ -1,0 +1,138 @@
+"""Every game the app hosts, one package each (ARCHITECTURE.md decision 12).
+
+A game is a ``GamePackage``: its engine's ruleset (``facilitator.rules.<game>``) and everything
+of it above the engine, in its own folder (``facilitator/games/<game>/`` for the games that
+ship with the app): its screens (a Flask blueprint), forms, words, protocol workbook and PDF,
+templates and translations. The app asks the game; no module outside a game's folders names a
+game's key or constant, and no game is the default.
+
+Games are found through the entry-point group ``facilitator.games`` (``pyproject.toml``), as
+pytest finds its plugins, so a game can also come from another installed package: its entry
+point names a ``GamePackage`` object. The object's module is imported when the app, the CLI or
+the rules registry first asks which games there are; it must stay light (no Flask, no
+database: the engine's registry reads its ``ruleset`` without loading the web app), its
+screens and reports are imported on first use.
+
+Required of a game: ``ruleset`` (a ``facilitator.rules.registry.Ruleset``), ``folder`` (where
+its ``templates/`` and ``translations/`` are), ``screens`` (the dotted name of the module whose
+``bp`` is its blueprint) and its ``turn``/``setup``/``final`` endpoints; ``reports`` (the
+module making ``table_protocol_xlsx`` and ``table_protocol_pdf``). The other hooks have
+defaults a game overrides where it has something to say, as python-chess's variants override a
+few questions of ``Board``.
+"""
+
+from importlib import import_module
+from pathlib import Path
+
+from facilitator.rules import registry
+
+GROUP = registry.GAMES_GROUP
+
+
+class GamePackage:
+    """What the app asks of one game, above its engine (see the module's docstring)."""
+
+    #: the engine's ruleset (key, name, formats, locales, players)
+    ruleset = None
+    #: the folder holding the game's ``templates/``, ``translations/`` and ``static/``
+    folder = None
+    #: the module whose ``bp`` is the game's blueprint (its host screens)
+    screens = None
+    #: the endpoints of a table's main screen, its setup and its final results (take ``table_id``)
+    turn = setup = final = None
+    #: the template every screen of the game extends (its top bar, styles and scripts)
+    layout = "base.html"
+    #: the module making the game's protocol: ``table_protocol_xlsx(game, undone=, event=,
+    #: event_date=, now=)`` and ``table_protocol_pdf(...)``
+    reports = None
+
+    # ----- what the game is ---------------------------------------------------------------
+    @property
+    def key(self):
+        return self.ruleset.key
+
+    @property
+    def name(self):
+        return self.ruleset.name
+
+    @property
+    def locales(self):
+        return self.ruleset.locales
+
+    @property
+    def templates(self):
+        """The folder of the game's templates (searched by the web app and the print toolkit)."""
+        path = Path(self.folder) / "templates" if self.folder else None
+        return path if path and path.is_dir() else None
+
+    @property
+    def translations(self):
+        """The folder of the game's catalogs, ``<locale>/*.po``."""
+        path = Path(self.folder) / "translations" if self.folder else None
+        return path if path and path.is_dir() else None
+
+    # ----- the web app --------------------------------------------------------------------
+    def blueprints(self):
+        """The game's blueprints (its screens, and any page of its own such as a deck editor),
+        registered by the app factory; the first carries the game's templates folder."""
+        return [import_module(self.screens).bp]
+
+    def narrate(self, loaded, result):
+        """What a recorded move changed, as lines for the host (the current language)."""
+        return []
+
+    def undone_line(self, loaded, row):
+        """The host's line for an undone move ``row``; by default it names the move's type."""
+        import json
+
+        from facilitator.i18n import gettext as _
+        kind = json.loads(row.data).get("type", "")
+        return _("Move #{seq} ({type}) was undone; it stays in the history, marked undone.", seq=row.seq,
+                 type=self.move_names().get(kind, kind))
+
+    def move_names(self):
+        """``{move type: its name}`` in the current language, for the tablet's outbox."""
+        return {}
+
+    def error_text(self, err, pack=None):
+        """An engine error (illegal or malformed) in the host's words, naming things by their
+        names (``pack`` the table's pack, for the names of its cards)."""
+        from facilitator.i18n import describe_error
+        return describe_error(err)
+
+    # ----- printing -----------------------------------------------------------------------
+    def reports_module(self):
+        """The module making the game's protocol workbook and PDF (None: the game prints none)."""
+        return import_module(self.reports) if self.reports else None
+
+    def print_globals(self):
+        """Filters and globals the game's print templates use: ``{"filters": {}, "globals": {}}``."""
+        return {}
+
+    def standings_text(self, result):
+        """Standings of one or more tables as plain text (``facilitator replay``)."""
+        raise NotImplementedError(f"{self.key}: no text standings")
+
+    def __repr__(self):
+        return f"<GamePackage {self.ruleset.key if self.ruleset else '?'}>"
+
+
+def registered():
+    """Every game found through the ``facilitator.games`` entry points, in the order found."""
+    return registry.games()
+
+
+def get(key):
+    """The game of a ruleset key (``KeyError`` naming the known ones)."""
+    for game in registered():
+        if game.key == key:
+            return game
+    raise KeyError(f"unknown game {key!r} (known: {', '.join(g.key for g in registered())})")
+
+
+def of_table(table):
+    """The game a stored table plays (its ``ruleset`` column)."""
+    return get(table.ruleset)
+
+
+__all__ = ["GROUP", "GamePackage", "registered", "get", "of_table"]

@@ -1,0 +1,45 @@
+"""Alter Ego (3rd edition) above its engine (``facilitator.rules.alterego``): its host screens
+under ``/ae``, forms, words (Finnish first), protocol, Excel decks, templates and catalogs.
+``GAME`` is what the app asks (entry point ``facilitator.games``); this module stays light."""
+
+from pathlib import Path
+
+from facilitator.games import GamePackage
+from facilitator.rules.alterego.ruleset import RULESET
+
+
+class AlterEgo(GamePackage):
+    ruleset = RULESET
+    folder = Path(__file__).parent
+    screens = "facilitator.games.alterego.screens"
+    turn, setup, final = "alterego.turn", "alterego.setup", "alterego.final"
+    layout = "alterego/_layout.html"
+    reports = "facilitator.games.alterego.words"
+
+    def narrate(self, loaded, result):
+        from facilitator.games.alterego.words import result_lines
+        return result_lines(result, loaded.pack)
+
+    def move_names(self):
+        from facilitator.games.alterego.words import move_name
+        from facilitator.rules.alterego.moves import MOVE_TYPES
+        return {kind: move_name(kind) for kind in MOVE_TYPES}
+
+    def undone_line(self, loaded, row):
+        import json
+
+        from facilitator.games.alterego.words import move_line
+        from facilitator.i18n import gettext as _
+        return _("Undone: {move}. It stays in the history, marked undone.",
+                 move=move_line(json.loads(row.data), loaded.pack, row.seq))
+
+    def error_text(self, err, pack=None):
+        from facilitator.games.alterego.words import error_text
+        return error_text(err, pack)
+
+    def standings_text(self, result):
+        from facilitator.games.alterego.text import standings_text
+        return standings_text(result)
+
+
+GAME = AlterEgo()

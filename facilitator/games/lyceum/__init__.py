@@ -1,0 +1,57 @@
+"""«16/25» (the HSE Lyceum's card game) above its engine (``facilitator.rules.lyceum``): its
+host screens, forms, words, protocol workbook and PDF, event outputs, deck editor and Excel
+deck files, templates and Russian catalogs. ``GAME`` is what the app asks (entry point
+``facilitator.games``); this module stays light, the rest is imported on first use."""
+
+from pathlib import Path
+
+from facilitator.games import GamePackage
+from facilitator.rules.lyceum.ruleset import RULESET
+
+
+class Lyceum(GamePackage):
+    ruleset = RULESET
+    folder = Path(__file__).parent
+    screens = "facilitator.games.lyceum.screens"
+    turn, setup, final = "lyceum.turn", "lyceum.setup", "lyceum.final"
+    reports = "facilitator.games.lyceum.reports"
+
+    def blueprints(self):
+        from facilitator.games.lyceum import packs, screens
+        return [screens.bp, packs.bp]
+
+    def narrate(self, loaded, result):
+        from facilitator.games.lyceum.words import result_lines
+        return result_lines(result)
+
+    def move_names(self):
+        """«16/25»'s moves by name (a draw by its decision), for the tablet's outbox."""
+        from facilitator.games.lyceum.words import move_name
+        from facilitator.rules.lyceum import Move
+        names = {f"draw:{d}": move_name(Move("draw", player="", decision=d)) for d in ("play", "defer", "discard")}
+        for kind in ("rest", "share", "pass", "play_deferred", "allocate", "adjust", "finish"):
+            names[kind] = move_name(Move(kind, player=""))
+        return names
+
+    def undone_line(self, loaded, row):
+        import json
+
+        from facilitator.i18n import gettext as _
+        return _("Move #{seq} ({type}) was undone; it stays in the history, marked undone.", seq=row.seq,
+                 type=_(json.loads(row.data)["type"]))
+
+    def error_text(self, err, pack=None):
+        from facilitator.i18n import describe_error, translate_error
+        from facilitator.rules.errors import IllegalMoveError
+        return translate_error(err) if isinstance(err, IllegalMoveError) else describe_error(err)
+
+    def print_globals(self):
+        from facilitator.games.lyceum.pdf import print_globals
+        return print_globals()
+
+    def standings_text(self, result):
+        from facilitator.games.lyceum.text import standings_text
+        return standings_text(result)
+
+
+GAME = Lyceum()

@@ -1,0 +1,442 @@
+"""The host's tablet: set up a table, run every move, see the final results.
+
+Views are thin: parse the form, call ``services``, render. Refusals re-render the screen
+with the engine's message and an HTTP status that says what kind of refusal it was:
+400 bad input, 409 the table moved on (stale sequence number), 422 the rules refuse the move.
+
+Every page that leads to a move is bound to the sequence number and the player it was drawn
+for (in its URL and its form): opened again from the browser's history after the table moved
+on, it says what happened and offers the current turn, never a live button for someone else.
+"""
+
+import json
+import random
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+
+from facilitator import services
+from facilitator.games.lyceum import words
+from facilitator.games.lyceum.search import find_card_by_code, find_cards
+from facilitator.i18n import describe_error, era_name, skill_name, translate_error
+from facilitator.i18n import gettext as _
+from facilitator.rules import IllegalMoveError, MalformedError, RulesError, SetupError
+from facilitator.rules.lyceum import COLORS, ERA_BY_KEY, age_in_round, era_of_round, turn_order_reason
+from facilitator.rules.lyceum.deck import next_card
+from facilitator.rules.lyceum.pack import read_inline_card
+from facilitator.rules.lyceum.setup import setup_problems
+from facilitator.rules.lyceum.standings import table_standing, winners
+from facilitator.safejson import JSONInputError, loads as safe_loads
+from facilitator.games.lyceum import GAME
+from facilitator.web import db_session, games, table
+from facilitator.games.lyceum.describe import pending_reasons, result_lines, turn_order_text
+from facilitator.web.forms import (RANDOM, AdjustForm, AllocateForm, DrawForm, ManualCardForm, PlayDeferredForm, RestForm, SetupForm, SimpleMoveForm, TimerForm)
+
+#: the «16/25» screens a table of another game is sent on from, to its own game's
+OWN_SCREENS = {"lyceum.turn": "turn", "lyceum.setup": "setup", "lyceum.final": "final", "lyceum.draw": "turn",
+               "lyceum.draw_manual": "turn", "lyceum.finish": "turn"}
+
+bp = Blueprint("lyceum", __name__, template_folder="templates")
+
+
+
+table.guard(bp, GAME, OWN_SCREENS)
+
+
+@bp.record_once
+def _lyceum_words(state):
+    """«16/25»'s skills and their short names, as globals of the app's templates: its macros
+    (imported without the page's context) and its parts of the organizer's and the projector's
+    pages use them."""
+    from facilitator.rules.lyceum import SKILLS
+    state.app.jinja_env.globals.update(SKILLS=SKILLS, skill_short=words.skill_short)
+
+
+MOVE_FORMS = {
+    "draw": DrawForm, "rest": RestForm, "allocate": AllocateForm, "adjust": AdjustForm,
+    "play_deferred": PlayDeferredForm, "share": SimpleMoveForm, "pass": SimpleMoveForm,
+    "finish": SimpleMoveForm,
+}
+
+
+def _load(s, table_id):
+    return table.load(s, table_id)
+
+
+def _needs_check(loaded):
+    """A table whose log does not replay: the host sees what is wrong and who can repair it."""
+    return table.needs_check(loaded, GAME)
+
+
+# ----- setup --------------------------------------------------------------------------
+def _character_choices(pack):
+    from wtforms import SelectChoice
+    return [SelectChoice("", _("— choose —")), SelectChoice(RANDOM, _("draw at random"))] + [
+        SelectChoice(c.code, f"{c.name} · {c.direction}") for c in pack.characters]
+
+
+@bp.route("/table/<int:table_id>/setup", methods=["GET", "POST"])
+def setup(table_id):
+    with db_session() as s:
+        loaded = _load(s, table_id)
+        if loaded.seq:
+            flash(_("The setup cannot change once moves are recorded"), "error")
+            return redirect(url_for("lyceum.turn", table_id=table_id), 303)
+        form = SetupForm()
+        if request.method == "GET":
+            form.rev.data = loaded.rev
+            if loaded.table.players:
+                form.fill(loaded.players)
+        for entry in form.players:
+            entry.form.character.choices = _character_choices(loaded.pack)
+        errors = {}
+        status = 200
+        if request.method == "POST":
+            ok = form.validate()
+            errors = form.player_errors(loaded.pack)
+            if ok and not errors:
+                rng = random.Random()
+
+                def pick(taken):
+                    free = [c.code for c in loaded.pack.characters if c.code not in taken]
+                    return rng.choice(free)
+                setups = form.setups(pick)
+                # every problem the rules find, at once, each next to its player (the engine's check)
+                seats = [i for i, entry in enumerate(form.players) if not entry.form.is_empty()]
+                for problem in setup_problems(loaded.pack, setups):
+                    index = _seat_of(problem.path, seats)
+                    errors.setdefault(index, []).append(translate_error(problem))
+            if ok and not errors:
+                try:
+                    services.set_players(s, table_id, setups, rev=form.rev.data)
+                except (SetupError, MalformedError) as err:
+                    errors = {-1: [translate_error(err)]}
+                except services.SetupLocked:
+                    flash(_("A move was recorded on another device meanwhile: the setup cannot change any more. "
+                            "Nothing of this form was saved."), "error")
+                    return redirect(url_for("lyceum.turn", table_id=table_id), 303)
+                except services.StaleSetup:
+                    errors = {-1: [_("The setup was changed on another device since this form was opened. "
+                                     "Nothing was saved: check the players below and save again.")]}
+                    form.rev.data = services.get_table(s, table_id).rev
+                    status = 409
+                else:
+                    flash(_("Players are seated. The era «Lyceum» begins!"), "ok")
+                    return redirect(url_for("lyceum.turn", table_id=table_id), 303)
+            status = status if status == 409 else 400
+        return render_template("host/setup.html", loaded=loaded, form=form, errors=errors,
+                               pack=loaded.pack, rules=setup_rules()), status
+
+
+def _seat_of(path, seats):
+    """The form's seat of a setup problem's path (``players[1].extra`` -> the second filled seat);
+    -1 for a problem of the whole table."""
+    import re
+    match = re.match(r"players\[(\d+)\]", path or "")
+    if match and int(match.group(1)) < len(seats):
+        return seats[int(match.group(1))]
+    return -1
+
+
+def setup_rules():
+    """The numbers of RULES.md 2 the setup screen shows and checks live, from the engine."""
+    from facilitator.rules.lyceum.setup import DECLARATION_BONUS, EXTRA_SP, MAX_PLAYERS, MIN_PLAYERS
+    return {"extra_sp": EXTRA_SP, "declarations": sorted(DECLARATION_BONUS), "min_players": MIN_PLAYERS,
+            "max_players": MAX_PLAYERS}
+
+
+# ----- the turn screen ----------------------------------------------------------------
+def _context(loaded, **extra):
+    game = loaded.game
+    standing = table_standing(game)
+    legal = game.legal_moves()
+    kinds = {m["type"]: m for m in legal}
+    nxt = game.next()
+    upcoming = game.upcoming()
+    round_no = upcoming[0] if upcoming and nxt and nxt["expects"] == "main" else game.round
+    new_era = game.new_era()
+    players = []
+    for row in standing["players"]:
+        p = game.players[row["name"]]
+        players.append({**row, "pending_reasons": pending_reasons(p),
+                        "character_name": loaded.pack.characters_by_code[p.character].name,
+                        "deferred_status": game.deferred_status(p.name),
+                        "deferred_title": p.deferred.card.title if p.deferred else None,
+                        "is_turn": nxt is not None and nxt.get("player") == row["name"]})
+    order_reason = turn_order_text(*turn_order_reason(loaded.pack, game.setup))
+    last = loaded.last_result()
+    mover = game.current if game.main_done else None
+    deferred = game.deferred_status(mover) if mover else None
+    ctx = dict(loaded=loaded, game=game, standing=standing, legal=legal, kinds=kinds, next=nxt,
+               round_no=round_no, era=era_of_round(round_no), age=age_in_round(round_no), new_era=new_era,
+               players=players, order_reason=order_reason, seq=loaded.seq,
+               last_lines=result_lines(last) if last else [], colors=COLORS,
+               deferred_prompt=deferred if deferred and request.args.get("deferred") != f"later-{loaded.seq}"
+               else None, deferred_mover=mover,
+               deferred_why=", ".join(_("{skill} {have} < {need}", skill=skill_name(sk), have=have, need=need)
+                                      for sk, have, need in (deferred or {}).get("shortfalls", [])),
+               share_preview=game.share_preview(nxt["player"]) if nxt and "share" in kinds else None)
+    ctx.update(extra)
+    return ctx
+
+
+@bp.get("/table/<int:table_id>")
+def turn(table_id):
+    with db_session() as s:
+        loaded = _load(s, table_id)
+        if loaded.broken:
+            return _needs_check(loaded)
+        if loaded.game is None:
+            return redirect(url_for("lyceum.setup", table_id=table_id))
+        if loaded.game.finished:
+            return redirect(url_for("lyceum.final", table_id=table_id))
+        return render_template("host/turn.html", **_context(loaded))
+
+
+def _refuse(table_id, message, status, form=None):
+    with db_session() as s:
+        loaded = _load(s, table_id)
+        if loaded.broken:
+            return _needs_check(loaded)
+        if loaded.game is None:
+            abort(status)
+        if loaded.game.finished:
+            return render_template("host/final.html", **_final_context(loaded), error=message), status
+        return render_template("host/turn.html", **_context(loaded, error=message, failed_form=form)), status
+
+
+#: how a refused field is named to the host, where its form name is not a word of the screen
+FIELD_LABELS = {"xp": "XP change"}
+
+
+def _form_errors(form):
+    parts = []
+    for name, errors in form.errors.items():
+        if isinstance(errors, dict):
+            for sub, errs in errors.items():
+                parts.append(f"{_(sub)}: {'; '.join(str(e) for e in errs)}")
+        else:
+            parts.append(f"{_(FIELD_LABELS.get(name, name))}: {'; '.join(str(e) for e in errors)}")
+    return "; ".join(parts)
+
+
+def stale_text(err):
+    return games.stale_text(err)
+
+
+@bp.post("/table/<int:table_id>/move/<kind>")
+def move(table_id, kind):
+    form_class = MOVE_FORMS.get(kind)
+    if form_class is None:
+        abort(404)
+    form = form_class()
+    if kind == "adjust":
+        form.player.choices = None
+    if form_class is SimpleMoveForm and request.form.get("type") != kind:
+        return _refuse(table_id, _("The form does not match the move"), 400)
+    if not form.validate():
+        return _refuse(table_id, _("The move was not recorded: {errors}", errors=_form_errors(form)), 400, form)
+    try:
+        card_object = None
+        if kind == "draw" and form.manual.data:
+            card_object = read_inline_card(safe_loads(form.manual.data, what="card"), "card")
+        move = form.move(card_object) if kind == "draw" else form.move()
+        with db_session() as s:
+            loaded, result = services.record_move(s, table_id, move, form.after.data)
+            finished = loaded.game.finished
+    except services.TableNotFound:
+        abort(404)
+    except services.TableBroken:
+        return _refuse(table_id, "", 409)
+    except services.StaleMove as err:
+        if err.already:
+            flash(_("This move was already recorded; nothing was added."), "ok")
+            return redirect(url_for("lyceum.turn", table_id=table_id), 303)
+        return _refuse(table_id, stale_text(err), 409)
+    except IllegalMoveError as err:
+        return _refuse(table_id, _("The move was not recorded: {error}", error=translate_error(err)), 422, form)
+    except (MalformedError, JSONInputError, ValueError) as err:
+        text = describe_error(err) if isinstance(err, (RulesError, JSONInputError)) else str(err)
+        return _refuse(table_id, _("The move was not recorded: {error}", error=text), 400, form)
+    flash("\n".join(result_lines(result)), "ok")
+    if finished:  # the protocol is made now, in the background: ready when the host asks for it
+        from facilitator.web.downloads import start_protocol
+        with db_session() as s:
+            start_protocol(s, table_id)
+    return redirect(url_for("lyceum.final" if finished else "lyceum.turn", table_id=table_id), 303)
+
+
+@bp.post("/table/<int:table_id>/undo")
+def undo(table_id):
+    return table.undo(GAME, table_id, _refuse)
+
+
+@bp.post("/table/<int:table_id>/timer")
+def timer(table_id):
+    form = TimerForm()
+    if not form.validate():
+        return _refuse(table_id, _("The timer was not set: {errors}", errors=_form_errors(form)), 400)
+    with db_session() as s:
+        services.set_timer(s, table_id, form.seconds.data or None)
+    return redirect(url_for("lyceum.turn", table_id=table_id), 303)
+
+
+# ----- a page bound to the position it was drawn for -------------------------------------------
+def _bound(loaded, player):
+    """``None`` when a page drawn for move ``after`` and ``player`` (its URL's ``after`` and
+    ``player``) still matches the table; else the page that says what happened instead."""
+    after = request.values.get("after", type=int)
+    if after is None:
+        return None  # a link without a binding that chooses nothing (typed by hand): for the position now
+    if after == loaded.seq and request.values.get("player", player) == player:
+        return None
+    with db_session() as s:
+        happened = services.log_row(s, loaded.table.id, after + 1) if after < loaded.seq else None
+    return render_template("host/moved_on.html", **_context(loaded, happened=happened, drawn_for=after,
+                                                            drawn_player=request.values.get("player"),
+                                                            card_code=request.values.get("card"))), 409
+
+
+def draw_url(table_id, seq, player, **args):
+    return url_for("lyceum.draw", table_id=table_id, after=seq, player=player, **args)
+
+
+# ----- drawing a card -------------------------------------------------------------------
+@bp.get("/table/<int:table_id>/draw")
+def draw(table_id):
+    color = request.args.get("color")
+    if color not in COLORS:
+        return _refuse(table_id, _("Choose the colour of the deck: green, yellow or red"), 400)
+    with db_session() as s:
+        loaded = _load(s, table_id)
+        if loaded.broken:
+            return _needs_check(loaded)
+        game = loaded.game
+        if game is None or game.finished:
+            return redirect(url_for("lyceum.turn", table_id=table_id))
+        nxt = game.next()
+        if nxt["expects"] != "main":
+            return _bound(loaded, None) or redirect(url_for("lyceum.turn", table_id=table_id))
+        player = nxt["player"]
+        if request.args.get("after") is None and (request.args.get("card") or request.args.get("random")):
+            # a card chosen on a page that does not say for whom (an old bookmark, a typed or
+            # stale link): never offered live to whoever's turn it is now; chosen again instead
+            flash(_("The link did not say whose turn it was for, so its card was not taken: "
+                    "choose the {color} card for {player} again.", color=_(color), player=player), "info")
+            return redirect(draw_url(table_id, loaded.seq, player, color=color), 303)
+        stale = _bound(loaded, player)
+        if stale is not None:
+            return stale
+        round_no = game.upcoming()[0]
+        era = era_of_round(round_no)
+        card = None
+        source = ""
+        query = request.args.get("q", "")
+        if request.args.get("random"):
+            card = next_card(game, loaded.table.deck_seed, era.key, color)
+            source = "deck"
+        elif request.args.get("card"):
+            card = loaded.pack.cards_by_code.get(request.args["card"])
+            if card is None or card.era != era.key or card.color != color:
+                return _refuse(table_id, _("No {color} card {code} in the era «{era}»", color=_(color),
+                                           code=request.args["card"][:40], era=era_name(era.key)), 400)
+        elif query:
+            exact = find_card_by_code(loaded.pack, era.key, color, query)
+            if exact is not None:  # an exact code typed: straight to the card
+                return redirect(draw_url(table_id, loaded.seq, player, color=color, card=exact.code), 303)
+        cards = find_cards(loaded.pack, era.key, color, query) if card is None else []
+        ctx = _context(loaded)
+        ctx.update(color=color, player=player, card=card, cards=cards, query=query, source=source,
+                   draw_form=DrawForm(formdata=None, after=loaded.seq, player=player, color=color,
+                                      card=card.code if card else ""))
+        if card is not None:
+            ctx.update(card_view(game, player, card))
+        return render_template("host/draw.html", **ctx)
+
+
+def card_view(game, player, card, manual_json=""):
+    return {"card_rows": game.card_check(player, card), "shortfalls": game.shortfalls(player, card),
+            "decisions": game.decisions(player, card), "manual_json": manual_json}
+
+
+@bp.route("/table/<int:table_id>/draw/manual", methods=["GET", "POST"])
+def draw_manual(table_id):
+    color = request.values.get("color")
+    if color not in COLORS:
+        return _refuse(table_id, _("Choose the colour of the deck: green, yellow or red"), 400)
+    with db_session() as s:
+        loaded = _load(s, table_id)
+        if loaded.broken:
+            return _needs_check(loaded)
+        game = loaded.game
+        if game is None or game.finished or game.next()["expects"] != "main":
+            return redirect(url_for("lyceum.turn", table_id=table_id))
+        player = game.next()["player"]
+        stale = _bound(loaded, player)  # the link, or the form, drawn for another position
+        if stale is not None:
+            return stale
+        form = ManualCardForm(color=color)
+        ctx = _context(loaded)
+        ctx.update(color=color, player=player, error=None, form=form)
+        if request.method == "POST":
+            data = form.card_data() if form.validate() else None
+            card = None
+            if data is not None:
+                try:
+                    card = read_inline_card(data, "card")
+                except MalformedError as err:
+                    form.engine_error(err)
+            if card is None:
+                ctx["error"] = _("The card is not valid: {error}", error=form.error_text())
+                return render_template("host/manual.html", **ctx), 400
+            manual = json.dumps(data, ensure_ascii=False)
+            ctx.update(card=card, cards=[], query="", source="",
+                       draw_form=DrawForm(formdata=None, after=loaded.seq, player=player, color=color, manual=manual))
+            ctx.update(card_view(game, player, card, manual))
+            return render_template("host/draw.html", **ctx)
+        return render_template("host/manual.html", **ctx)
+
+
+# ----- finishing --------------------------------------------------------------------------
+@bp.get("/table/<int:table_id>/finish")
+def finish(table_id):
+    """Finishing is confirmed on a page that shows the final bonuses and places first."""
+    with db_session() as s:
+        loaded = _load(s, table_id)
+        if loaded.broken:
+            return _needs_check(loaded)
+        game = loaded.game
+        if game is None or game.finished:
+            return redirect(url_for("lyceum.turn", table_id=table_id))
+        stale = _bound(loaded, None)
+        if stale is not None:
+            return stale
+        if "finish" not in {m["type"] for m in game.legal_moves()}:
+            return redirect(url_for("lyceum.turn", table_id=table_id))
+        preview = game.finish_preview()
+        standing = table_standing(preview)
+        ranked = sorted(standing["players"], key=lambda r: r["place"])
+        checks = {p.name: preview.declaration_checks(p.name) for p in preview.players_in_order() if p.declaration}
+        expiring = [(name, p.deferred.card) for name, p in game.players.items() if p.deferred]
+        return render_template("host/finish.html", loaded=loaded, game=game, standing=standing, ranked=ranked,
+                               winners=winners(standing), checks=checks, expiring=expiring, seq=loaded.seq)
+
+
+# ----- the final screen -----------------------------------------------------------------
+def _final_context(loaded):
+    standing = table_standing(loaded.game)
+    checks = {p.name: loaded.game.declaration_checks(p.name) for p in loaded.game.players_in_order()
+              if p.declaration}
+    ranked = sorted(standing["players"], key=lambda r: r["place"])
+    return dict(loaded=loaded, game=loaded.game, standing=standing, ranked=ranked, winners=winners(standing),
+                checks=checks, seq=loaded.seq, era=ERA_BY_KEY[standing["era"]])
+
+
+@bp.get("/table/<int:table_id>/final")
+def final(table_id):
+    with db_session() as s:
+        loaded = _load(s, table_id)
+        if loaded.broken:
+            return _needs_check(loaded)
+        if loaded.game is None:
+            return redirect(url_for("lyceum.setup", table_id=table_id))
+        return render_template("host/final.html", **_final_context(loaded))

@@ -1,0 +1,53 @@
+"""The New Angeles tracker above its engine (``facilitator.rules.newangeles``): its host
+screens under ``/na``, forms, words (English and Swedish), protocol, templates and catalogs.
+``GAME`` is what the app asks (entry point ``facilitator.games``); this module stays light."""
+
+from pathlib import Path
+
+from facilitator.games import GamePackage
+from facilitator.rules.newangeles.ruleset import RULESET
+
+MOVE_KINDS = ("deal", "end_round", "demand_round", "capital", "threat", "supply", "transfer", "adjust", "finish")
+
+
+class NewAngeles(GamePackage):
+    ruleset = RULESET
+    folder = Path(__file__).parent
+    screens = "facilitator.games.newangeles.screens"
+    turn, setup, final = "newangeles.turn", "newangeles.setup", "newangeles.final"
+    layout = "newangeles/_layout.html"
+    reports = "facilitator.games.newangeles.words"
+
+    def narrate(self, loaded, result):
+        """A move's "what changed" lines in the game's language (the outbox's batch answer too)."""
+        from flask import has_request_context, session
+
+        from facilitator.games.newangeles.words import event_lines
+        from facilitator.i18n import use_locale
+        chosen = session.get("lang") if has_request_context() else None
+        with use_locale(chosen if chosen in self.locales else self.locales[0]):  # as the game's screens speak
+            return event_lines(result, loaded.pack)
+
+    def move_names(self):
+        from facilitator.games.newangeles.screens import move_type_label
+        return {kind: move_type_label(kind) for kind in MOVE_KINDS}
+
+    def undone_line(self, loaded, row):
+        import json
+
+        from facilitator.games.newangeles.screens import move_type_label
+        from facilitator.i18n import gettext as _
+        return _("Move #{seq} ({type}) was undone; it stays in the history, marked undone.", seq=row.seq,
+                 type=move_type_label(json.loads(row.data).get("type", "")))
+
+    def error_text(self, err, pack=None):
+        from facilitator.i18n import describe_error, translate_error
+        from facilitator.rules.errors import IllegalMoveError
+        return translate_error(err) if isinstance(err, IllegalMoveError) else describe_error(err)
+
+    def standings_text(self, result):
+        from facilitator.games.newangeles.text import standings_text
+        return standings_text(result)
+
+
+GAME = NewAngeles()

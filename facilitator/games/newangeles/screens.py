@@ -1,0 +1,639 @@
+"""The New Angeles tracker on the host's tablet (``/na/…``): setup, the table screen (a deal
+walked through offer → counteroffers → support → winner, the end of a standard round, a demand
+round, capital, threat, supply, transfers and adjustments), the reveal and the final results.
+
+Views are thin, as the «16/25» screens (``host.py``): parse the form, call ``services``, render.
+Refusals re-render the screen with the engine's message: 400 malformed, 409 the table moved on
+(stale ``after``; a repeat is "already recorded"), 422 the rules refuse. Every move form carries
+``after`` and ``csrf_token``; a page that leads to a move is bound to the position it was drawn
+for (``?after=``) and, opened again after the table moved on, says what happened instead.
+
+The deal's winner is the engine's (``compute_deal``), shown before anything is recorded; the
+screens never re-derive a rule. Sealed information (rivals entered at setup) is never shown on
+the tablet until the reveal.
+"""
+
+import json
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+
+from facilitator import services
+from facilitator.i18n import describe_error, translate_error
+from facilitator.i18n import gettext as _
+from facilitator.i18n import ngettext
+from facilitator.games.newangeles.words import corp_label, describe_next, event_lines, reason_label, resource_label, reveal_rows
+from facilitator.rules.errors import IllegalMoveError, MalformedError, SetupError
+from facilitator.rules.newangeles import FEDERALIST, SLOTS, compute_deal, read_move, read_setup, table_standing
+from facilitator.games.newangeles import GAME
+from facilitator.web import db_session, games, table
+from facilitator.web.forms import AfterForm
+from facilitator.games.newangeles.forms import (EMPTY_DEAL, FormProblem, adjust_move, capital_move, deal_move, deal_state,
+                               demand_round_move, end_round_move, finish_move, fold_deal, same_deal,
+                               setup_fields, supply_move, threat_move, transfer_move)
+
+RULESET = GAME.key
+bp = Blueprint("newangeles", __name__, url_prefix="/na", template_folder="templates")
+
+
+MOVE_KINDS = ("deal", "end_round", "demand_round", "capital", "threat", "supply", "transfer", "adjust", "finish")
+#: which screen a table of another game is sent to from each of these
+OWN_SCREENS = {"newangeles.turn": "turn", "newangeles.setup": "setup", "newangeles.final": "final",
+               "newangeles.deal": "turn", "newangeles.finish": "turn"}
+
+
+table.guard(bp, GAME, OWN_SCREENS)
+
+
+def _load(s, table_id):
+    return table.load(s, table_id)
+
+
+def _needs_check(loaded):
+    return table.needs_check(loaded, GAME)
+
+
+# ----- what every table screen shows ----------------------------------------------------------------
+def track(game):
+    """The round track: every slot with its state (done, current, to come)."""
+    out = []
+    for slot, (kind, label) in SLOTS.items():
+        state = "done" if slot < game.slot else ("current" if slot == game.slot else "future")
+        out.append({"slot": slot, "kind": kind, "label": label, "state": state})
+    return out
+
+
+def tracks(game):
+    return {"slots": track(game), "threat": game.threat, "threat_max": game.pack.threat_max,
+            "label": game.label, "ended_by": game.ended_by, "finished": game.finished}
+
+
+def player_rows(game, standing):
+    sealed = game.setup.sealed_rivals()
+    rows = []
+    for p in standing["players"]:
+        rows.append({**p, "corp_name": corp_label(game.pack, p["corp"]), "first": p["name"] == game.first_player,
+                     "sealed": p["name"] in sealed and not game.finished})
+    return rows
+
+
+def demand_rows(game):
+    """Supply against the current demand card, per resource, with what is short."""
+    met, short, added = game.demand_outcome()
+    rows = [{"key": r, "name": resource_label(game.pack, r), "supply": game.supply[r],
+             "target": game.demand.target(r), "short": short.get(r, 0)} for r in game.pack.resource_keys]
+    return {"card": game.demand.code, "threat": game.demand.threat, "rows": rows, "met": met, "short": short,
+            "added": added}
+
+
+def _context(loaded, **extra):
+    game = loaded.game
+    standing = table_standing(game)
+    legal = {m["type"]: m for m in game.legal_moves()}
+    last = loaded.last_result()
+    held = [(asset, p["name"]) for p in standing["players"] for asset in p["assets"]]
+    ctx = dict(loaded=loaded, game=game, pack=loaded.pack, standing=standing, legal=legal, next=game.next(),
+               seq=loaded.seq, tracks=tracks(game), players=player_rows(game, standing), demand=demand_rows(game),
+               held=held, names=game.names, corporations=[(p.corp, corp_label(loaded.pack, p.corp), p.name)
+                                                          for p in game.players],
+               capital_reasons=[(r, reason_label(r)) for r in legal.get("capital", {}).get("reasons", ())],
+               threat_reasons=[(r, reason_label(r)) for r in legal.get("threat", {}).get("reasons", ())],
+               supply_reasons=[(r, reason_label(r)) for r in legal.get("supply", {}).get("reasons", ())],
+               resources=[(r, resource_label(loaded.pack, r)) for r in loaded.pack.resource_keys],
+               last_lines=event_lines(last, loaded.pack) if last else [], next_text=describe_next(game.next()),
+               posted={}, failed=None, notice=None, error=None, deal=None)
+    ctx.update(extra)
+    if "deal" in legal and ctx["deal"] is None:
+        ctx["deal"] = deal_view(game, legal["deal"], dict(EMPTY_DEAL))
+    return ctx
+
+
+def _render_table(loaded, status=200, **extra):
+    return render_template("newangeles/table.html", **_context(loaded, **extra)), status
+
+
+# ----- the deal -------------------------------------------------------------------------------------
+def _preview(game, state, active):
+    """The engine's live view of the deal (``compute_deal``), from the furthest stage it
+    accepts, and its first refusal (translated) if any."""
+    if not state.get("asset"):
+        return None, None
+    data = deal_move(state, active)
+    stages = ("winner", "support", "counteroffers", "offer", "asset") if data.get("main") is not None else ("asset",)
+    first_error = None
+    for stage in stages:
+        try:
+            return compute_deal(game, data, stage), first_error
+        except IllegalMoveError as err:
+            first_error = first_error or translate_error(err)
+        except MalformedError as err:
+            first_error = first_error or describe_error(err)
+    return None, first_error
+
+
+def shaped(state):
+    """A deal state whose nested keys have the shapes the screen draws (a hand-made post may
+    hold anything: the engine names what is wrong, the screen still draws)."""
+    out = dict(state)
+    for key, kind in (("main", dict), ("counteroffers", list), ("support", list), ("extra", dict),
+                      ("transfers", list)):
+        if out.get(key) is not None and not isinstance(out[key], kind):
+            out[key] = None if kind is dict else []
+    for key in ("counteroffers", "support", "transfers"):
+        out[key] = [x for x in out.get(key) or [] if isinstance(x, dict)]
+    return out
+
+
+def deal_view(game, legal, state, error=None):
+    """What the deal screen shows: the offers in the order the table makes them, the support
+    steppers, and the engine's preview (who wins, by how much)."""
+    active = legal["active"]
+    order = legal["order"]
+    faceup = legal["emergency"]
+    state = shaped(state)
+    seat_of = {p.name: p.seat for p in game.players}
+    corp_of = {p.name: p.corp for p in game.players}
+    preview, preview_error = _preview(game, state, active)
+    counters = {c.get("player"): c for c in state.get("counteroffers") or [] if isinstance(c, dict)}
+    standing = preview.counter["player"] if preview is not None and preview.counter else None
+    covered = {c["player"] for c in preview.covered} if preview is not None else set()
+    may_counter = set(preview.may_counter) if preview is not None and preview.stage != "asset" else set(order)
+    counter_rows = []
+    for name in order:
+        c = counters.get(name) or {}
+        if name == standing:
+            status = "standing"
+        elif name in covered:
+            status = "covered"
+        elif preview is not None and preview.stage != "asset" and name not in may_counter:
+            status = "passed"
+        else:
+            status = "open"
+        counter_rows.append({"name": name, "seat": seat_of[name], "corp": corp_of[name],
+                             "corp_name": corp_label(game.pack, corp_of[name]),
+                             "faceup": name in faceup, "card": c.get("card") or "",
+                             "emergency": bool(c.get("emergency")), "status": status})
+    supports = {}
+    for s in state.get("support") or []:
+        if isinstance(s, dict) and s.get("offer") in ("main", "counter"):
+            supports.setdefault(s.get("player"), {})[s["offer"]] = s.get("cards")
+    supporters = set(preview.supporters) if preview is not None else set(order)
+    support_rows = [{"name": name, "seat": seat_of[name], "main": supports.get(name, {}).get("main"),
+                     "counter": supports.get(name, {}).get("counter"), "holder": name == standing,
+                     "may": name in supporters} for name in order]
+    main = state.get("main") or {}
+    extra = state.get("extra") or {}
+    transfers = [t for t in state.get("transfers") or [] if isinstance(t, dict)]
+
+    def dump(value):  # an empty optional key is an empty field: the outbox leaves it out
+        return json.dumps(value, ensure_ascii=False) if value else ""
+    json_fields = {"main": dump(state.get("main")),
+                   "counteroffers": json.dumps(state.get("counteroffers") or [], ensure_ascii=False),
+                   "support": json.dumps(state.get("support") or [], ensure_ascii=False),
+                   "extra": dump(extra), "transfers": dump(transfers),
+                   "transfer_list": json.dumps(transfers, ensure_ascii=False)}
+    verdict = None
+    if preview is not None and preview.stage in ("support", "winner"):
+        verdict = {"main": preview.support.get("main"), "counter": preview.support.get("counter"),
+                   "computed": preview.computed, "won_by": preview.won_by, "winner": preview.winner,
+                   "tie": preview.tie, "counter_player": standing,
+                   "computed_player": active if preview.computed == "main" else standing,
+                   "overridden": bool(state.get("winner")) and state.get("winner") != preview.computed}
+    return {"active": active, "order": order, "n": legal["deal"], "of": legal["of"],
+            "support_tie": legal["support_tie"], "state": state, "json": json_fields,
+            "main_card": main.get("card") or "", "main_emergency": bool(main.get("emergency")),
+            "active_faceup": active in faceup, "active_corp": corp_label(game.pack, corp_of[active]),
+            "active_corp_key": corp_of[active],
+            "counter_rows": counter_rows, "support_rows": support_rows, "standing": standing,
+            "extra_main": extra.get("main"), "extra_counter": extra.get("counter"),
+            "transfers": transfers, "pending": state.get("pending") or {},
+            "preview": preview, "verdict": verdict, "error": error or preview_error}
+
+
+def _deal_from_form(loaded, form, step=None):
+    """The deal a deal form holds (its JSON fields), folded with the screen's helper inputs
+    when it posted them. Returns ``(posted state, folded state)``."""
+    game = loaded.game
+    legal = {m["type"]: m for m in game.legal_moves()}["deal"]
+    state = deal_state(form)
+    if not form.get("ui"):
+        return state, state
+    seat_of = {p.name: p.seat for p in game.players}
+    corp_of = {p.name: p.corp for p in game.players}
+    return state, fold_deal(form, state, legal["active"], legal["order"], seat_of, corp_of, step)
+
+
+def _bound(loaded):
+    """None while the page's ``after`` (URL or form) is the table's position; else the page that
+    says the table moved on (409)."""
+    after = request.args.get("after", type=int)
+    if after is None:
+        return None
+    if after == loaded.seq:
+        return None
+    with db_session() as s:
+        happened = services.log_row(s, loaded.table.id, after + 1) if after < loaded.seq else None
+    return render_template("newangeles/moved_on.html", loaded=loaded, game=loaded.game, seq=loaded.seq,
+                           tracks=tracks(loaded.game) if loaded.game else None, happened=happened,
+                           happened_text=_happened_text(happened), drawn_for=after,
+                           next_text=describe_next(loaded.game.next()) if loaded.game else ""), 409
+
+
+def _happened_text(row):
+    if not row:
+        return ""
+    move = row.get("move") or {}
+    who = move.get("player") or move.get("active") or move.get("from")
+    kind = move_type_label(move.get("type", row.get("kind", "")))
+    return f"{kind} · {who}" if who else kind
+
+
+def move_type_label(kind):
+    labels = {"deal": _("deal"), "end_round": _("end of round"), "demand_round": _("demand round"),
+              "capital": _("capital"), "threat": _("threat"), "supply": _("supply"), "transfer": _("transfer"),
+              "adjust": _("adjustment"), "finish": _("the reveal"), "undo": _("undo"), "void": _("void"),
+              "reopen": _("reopen")}
+    return labels.get(kind, kind)
+
+
+@bp.route("/table/<int:table_id>/deal", methods=["GET", "POST"])
+def deal(table_id):
+    """The deal screen drawn again with the deal entered so far and the engine's preview (the
+    "compute" of a tablet without JavaScript; the deal script asks the same)."""
+    with db_session() as s:
+        loaded = _load(s, table_id)
+        if loaded.broken:
+            return _needs_check(loaded)
+        if loaded.game is None:
+            return redirect(url_for("newangeles.setup", table_id=table_id))
+        stale = _bound(loaded)
+        if stale is not None:
+            return stale
+        legal = {m["type"]: m for m in loaded.game.legal_moves()}
+        if "deal" not in legal:
+            return redirect(url_for("newangeles.turn", table_id=table_id))
+        if request.method == "GET":
+            return _render_table(loaded)
+        try:
+            _posted, state = _deal_from_form(loaded, request.form, request.form.get("step"))
+        except FormProblem as err:
+            view = deal_view(loaded.game, legal["deal"], deal_state_safe(request.form), error=err.message)
+            return _render_table(loaded, 400, deal=view)
+        return _render_table(loaded, deal=deal_view(loaded.game, legal["deal"], state))
+
+
+def deal_state_safe(form):
+    try:
+        return deal_state(form)
+    except FormProblem:
+        return dict(EMPTY_DEAL)
+
+
+# ----- the table screen -----------------------------------------------------------------------------
+@bp.get("/table/<int:table_id>")
+def turn(table_id):
+    with db_session() as s:
+        loaded = _load(s, table_id)
+        if loaded.broken:
+            return _needs_check(loaded)
+        if loaded.game is None:
+            return redirect(url_for("newangeles.setup", table_id=table_id))
+        if loaded.game.finished:
+            return redirect(url_for("newangeles.final", table_id=table_id))
+        return _render_table(loaded)
+
+
+def _refuse(table_id, message, status, **extra):
+    with db_session() as s:
+        loaded = _load(s, table_id)
+        if loaded.broken:
+            return _needs_check(loaded)
+        if loaded.game is None:
+            abort(status)
+        if loaded.game.finished:
+            return render_template("newangeles/final.html", **_final_context(loaded), error=message), status
+        if extra.get("kind") == "finish" and loaded.game.ended:
+            ctx = dict(_finish_context(loaded), error=message, posted=extra.get("posted") or {})
+            return render_template("newangeles/finish.html", **ctx), status
+        legal = {m["type"]: m for m in loaded.game.legal_moves()}
+        state = extra.pop("deal_state", None)
+        if state is not None and "deal" in legal and status != 409:
+            extra["deal"] = deal_view(loaded.game, legal["deal"], state)
+        if status == 409:
+            extra.pop("posted", None)
+        return _render_table(loaded, status, error=message, **extra)
+
+
+def stale_text(err):
+    return games.stale_text(err)
+
+
+def _build(kind, form, loaded):
+    """The move's JSON from its form (``FormProblem`` for a field of the wrong shape)."""
+    game = loaded.game
+    pack = loaded.pack
+    if kind == "capital":
+        return capital_move(form)
+    if kind == "threat":
+        return threat_move(form)
+    if kind == "supply":
+        return supply_move(form, pack.resource_keys)
+    if kind == "transfer":
+        return transfer_move(form)
+    if kind == "adjust":
+        return adjust_move(form, {p.corp for p in game.players})
+    if kind == "end_round":
+        return end_round_move(form, pack.resource_keys)
+    if kind == "demand_round":
+        return demand_round_move(form, game.names, pack.resource_keys)
+    if kind == "finish":
+        return finish_move(form, game.names)
+    raise ValueError(kind)
+
+
+@bp.post("/table/<int:table_id>/move/<kind>")
+def move(table_id, kind):
+    if kind not in MOVE_KINDS:
+        abort(404)
+    after_form = AfterForm()
+    if not after_form.validate():
+        return _refuse(table_id, _("The move was not recorded: the form is missing its position (after)"), 400)
+    after = after_form.after.data
+    posted = {k: v for k, v in request.form.items() if k != "csrf_token"}
+    state = None
+    with db_session() as s:
+        loaded = _load(s, table_id)
+        if loaded.broken:
+            return _needs_check(loaded)
+        if loaded.game is None:
+            return redirect(url_for("newangeles.setup", table_id=table_id), 303)
+        try:
+            if kind == "deal":
+                legal = {m["type"]: m for m in loaded.game.legal_moves()}
+                active = (request.form.get("active") or "").strip()
+                posted_state, state = (deal_state(request.form), None)
+                if "deal" in legal and after == loaded.seq:
+                    posted_state, state = _deal_from_form(loaded, request.form)
+                    if not same_deal(posted_state, state):
+                        # the screen's fields say more than its last count: show the count first
+                        view = deal_view(loaded.game, legal["deal"], state)
+                        return _render_table(loaded, deal=view, notice=_(
+                            "The deal was counted again with what was entered: check the winner, then record "
+                            "the deal."))
+                state = state or posted_state
+                data = deal_move(state, active)
+            else:
+                data = _build(kind, request.form, loaded)
+        except FormProblem as err:
+            message = _("The move was not recorded: {field}: {error}", field=field_label(err.field), error=err.message)
+            return _refuse(table_id, message, 400, deal_state=state, posted=posted, failed=kind, kind=kind)
+    try:
+        move_obj = read_move(data)
+        with db_session() as s:
+            loaded, result = services.record_move(s, table_id, move_obj, after)
+            finished = loaded.game.finished
+    except services.TableNotFound:
+        abort(404)
+    except services.TableBroken:
+        return _refuse(table_id, "", 409)
+    except services.StaleMove as err:
+        if err.already:
+            flash(_("This move was already recorded; nothing was added."), "ok")
+            return redirect(url_for("newangeles.turn", table_id=table_id), 303)
+        return _refuse(table_id, stale_text(err), 409)
+    except IllegalMoveError as err:
+        return _refuse(table_id, _("The move was not recorded: {error}", error=translate_error(err)), 422,
+                       deal_state=state, posted=posted, failed=kind, kind=kind)
+    except MalformedError as err:
+        return _refuse(table_id, _("The move was not recorded: {error}", error=describe_error(err)), 400,
+                       deal_state=state, posted=posted, failed=kind, kind=kind)
+    flash("\n".join(event_lines(result, loaded.pack)) or _("Recorded"), "ok")
+    if finished:  # the protocol PDF is made now, in the background: ready when the host asks for it
+        from facilitator.web.downloads import start_protocol
+        with db_session() as s:
+            start_protocol(s, table_id)
+        return redirect(url_for("newangeles.final", table_id=table_id), 303)
+    return redirect(url_for("newangeles.turn", table_id=table_id), 303)
+
+
+def field_label(name):
+    """A form field's name as the host reads it."""
+    base = name.split("-", 1)[0].split("[", 1)[0]
+    labels = {"player": _("Player"), "amount": _("Amount"), "reason": _("Reason"), "from": _("From"),
+              "to": _("To"), "capital": _("Capital"), "changes": _("Supply change"), "production": _("Production"),
+              "event": _("Event"), "event_threat": _("Threat from the event"), "next_assets": _("Asset cards"),
+              "assets_left": _("Asset cards left"), "first_player": _("First player"), "asset": _("Asset card"),
+              "extra_reason": _("Reason for the extra support"), "override_reason": _("Reason for the override"),
+              "main": _("Main offer"), "counteroffers": _("Counteroffers"), "support": _("Support"),
+              "extra": _("Extra support"), "transfers": _("Transfers"), "investments": _("Investments"),
+              "next_demand": _("Next demand card")}
+    if base.startswith("ui_sup"):
+        return _("Support")
+    if base.startswith("ui_inv"):
+        return _("Investments")
+    if base.startswith("ui_tr"):
+        return _("Transfers")
+    if base.startswith("ui_extra"):
+        return _("Extra support")
+    if base.startswith("ui_nd"):
+        return _("Next demand card")
+    if base.startswith("ui_counter"):
+        return _("Counteroffers")
+    if base.startswith("ui_main"):
+        return _("Main offer")
+    return labels.get(base, base)
+
+
+@bp.post("/table/<int:table_id>/undo")
+def undo(table_id):
+    return table.undo(GAME, table_id, _refuse)
+
+
+# ----- the setup ------------------------------------------------------------------------------------
+def _setup_values(setup):
+    """The setup form's values for a table set up before (never its sealed rivals)."""
+    values = {}
+    if setup is None:
+        return values
+    for i, p in enumerate(setup.players):
+        values[f"players-{i}-name"] = p.name
+        values[f"players-{i}-corp"] = p.corp
+        values[f"players-{i}-capital"] = str(p.capital)
+        if p.name == setup.first_player:
+            values["first_player"] = str(i)
+    values["threat"] = str(setup.threat)
+    values["assets"] = str(setup.assets)
+    if isinstance(setup.demand, str):
+        values["demand"] = setup.demand
+    else:
+        values["demand"] = "__other__"
+        values["demand_code"] = setup.demand.code
+        values["demand_threat"] = str(setup.demand.threat)
+        for res, n in setup.demand.targets.items():
+            values[f"demand-{res}"] = str(n)
+    for res, n in (setup.supply or {}).items():
+        values[f"supply-{res}"] = str(n)
+    return values
+
+
+SETUP_FIELD = {"name_twice": "name", "unknown_corporation": "corp", "corporation_twice": "corp",
+               "capital_negative": "capital", "rival_not_in_play": "rival", "rival_repeated": "rival"}
+
+
+def _setup_error_field(err, data, seats):
+    """The field a ``SetupError`` or a malformed setup is shown next to."""
+    names = [p["name"] for p in data["setup"]["players"]]
+    code = getattr(err, "code", None)
+    params = getattr(err, "params", {})
+    if isinstance(err, MalformedError):
+        path = err.path or ""
+        if ".players[" in path:
+            index = int(path.split(".players[", 1)[1].split("]", 1)[0])
+            field = path.rsplit(".", 1)[1] if "]." in path else "name"
+            if index < len(seats):
+                return f"players-{seats[index]}-{field}"
+        for key in ("first_player", "threat", "assets", "demand", "supply"):
+            if f".{key}" in path:
+                return key
+        return "players"
+    if code in SETUP_FIELD:
+        who = params.get("player") or params.get("name")
+        if code == "name_twice":
+            positions = [i for i, n in enumerate(names) if n == who]
+            index = positions[-1] if positions else None
+        else:
+            index = names.index(who) if who in names else None
+        if index is not None:
+            return f"players-{seats[index]}-{SETUP_FIELD[code]}"
+    return {"players_count": "players", "first_player_unknown": "first_player", "threat_range": "threat",
+            "assets_below_1": "assets", "unknown_demand": "demand", "supply_negative": "supply",
+            "unknown_resource": "supply" if "supply" in err.template else "demand"}.get(code, "players")
+
+
+def _setup_context(loaded, values, problems, sealed, dropped=()):
+    pack = loaded.pack
+    bad_seats = {int(k.split("-")[1]) for k in problems if k.startswith("players-")}
+    corps = [(c.key, c.name) for c in pack.corporations]
+    rivals = corps + [(FEDERALIST, _("Federalist"))]
+    return dict(loaded=loaded, pack=pack, seq=loaded.seq, game=None, tracks=None, values=values, problems=problems,
+                sealed=sealed, corporations=corps, rivals=rivals,
+                resources=[(r, resource_label(pack, r)) for r in pack.resource_keys],
+                demand_cards=pack.demand_cards, seats=range(pack.players_max), players_min=pack.players_min,
+                players_max=pack.players_max, threat_max=pack.threat_max, bad_seats=bad_seats,
+                dropped_rivals=set(dropped))
+
+
+@bp.route("/table/<int:table_id>/setup", methods=["GET", "POST"])
+def setup(table_id):
+    with db_session() as s:
+        loaded = _load(s, table_id)
+        if loaded.seq:
+            flash(_("The setup cannot change once moves are recorded"), "error")
+            return redirect(url_for("newangeles.turn", table_id=table_id), 303)
+        current = loaded.setup if loaded.table.players else None
+        sealed = {i: p.rival for i, p in enumerate(current.players) if p.rival} if current else {}
+        if request.method == "GET":
+            values = _setup_values(current)
+            values["rev"] = str(loaded.rev)
+            return render_template("newangeles/setup.html", **_setup_context(loaded, values, {}, sealed))
+        values = {k: v for k, v in request.form.items() if k != "csrf_token" and not k.endswith("-rival")}
+        values.setdefault("rev", str(loaded.rev))
+        data, problems, seats = setup_fields(request.form, loaded.pack.resource_keys, sealed)
+        kept = {seat for seat in seats if not request.form.get(f"players-{seat}-rival")
+                and request.form.get(f"players-{seat}-keep_rival") and sealed.get(seat)}
+        status = 400
+        if not problems:
+            rev = request.form.get("rev", type=int)
+            try:
+                setup_obj = read_setup(data)
+                services.set_players(s, table_id, setup_obj, rev=rev)
+            except (SetupError, MalformedError) as err:
+                field = _setup_error_field(err, data, seats)
+                seat = field.split("-")[1] if field.startswith("players-") else None
+                if field.endswith("-rival") and seat is not None and int(seat) in kept:
+                    message = _("the sealed rival card does not fit this table any more: enter it again")
+                else:
+                    message = describe_error(err) if isinstance(err, MalformedError) else translate_error(err)
+                problems = {field: [message]}
+            except services.SetupLocked:
+                flash(_("A move was recorded on another device meanwhile: the setup cannot change any more. "
+                        "Nothing of this form was saved."), "error")
+                return redirect(url_for("newangeles.turn", table_id=table_id), 303)
+            except services.StaleSetup:
+                problems = {"players": [_("The setup was changed on another device since this form was opened. "
+                                          "Nothing was saved: check the players below and save again.")]}
+                values["rev"] = str(services.get_table(s, table_id).rev)
+                status = 409
+            else:
+                flash(_("The corporations are seated. {player} holds the first-player token.",
+                        player=data["setup"]["first_player"]), "ok")
+                return redirect(url_for("newangeles.turn", table_id=table_id), 303)
+        dropped = {i for i in range(loaded.pack.players_max) if request.form.get(f"players-{i}-rival")}
+        return render_template("newangeles/setup.html", **_setup_context(loaded, values, problems, sealed,
+                                                                         dropped)), status
+
+
+# ----- the reveal and the results ----------------------------------------------------------------------
+def _finish_context(loaded):
+    game = loaded.game
+    sealed = game.setup.sealed_rivals()
+    legal = {m["type"]: m for m in game.legal_moves()}
+    choices = [(p.corp, corp_label(loaded.pack, p.corp)) for p in game.players] + [(FEDERALIST, _("Federalist"))]
+    standing = table_standing(game)
+    return dict(loaded=loaded, game=game, seq=loaded.seq, tracks=tracks(game), standing=standing,
+                players=player_rows(game, standing), required=legal.get("finish", {}).get("required", []),
+                sealed=[n for n in game.names if n in sealed], choices=choices, posted={},
+                ended_text=ended_text(game))
+
+
+def ended_text(game):
+    if game.ended_by == "threat":
+        return _("Threat reached {max}: the U.S. government takes over New Angeles.", max=game.pack.threat_max)
+    if game.ended_by == "rounds":
+        return _("The last demand round is over with threat {threat} below {max}: the city held.",
+                 threat=game.threat, max=game.pack.threat_max)
+    return ""
+
+
+@bp.get("/table/<int:table_id>/finish")
+def finish(table_id):
+    """The reveal: every rival card not sealed at setup, then ``finish``."""
+    with db_session() as s:
+        loaded = _load(s, table_id)
+        if loaded.broken:
+            return _needs_check(loaded)
+        if loaded.game is None:
+            return redirect(url_for("newangeles.setup", table_id=table_id))
+        stale = _bound(loaded)
+        if stale is not None:
+            return stale
+        if loaded.game.finished:
+            return redirect(url_for("newangeles.final", table_id=table_id))
+        if not loaded.game.ended:
+            return redirect(url_for("newangeles.turn", table_id=table_id))
+        return render_template("newangeles/finish.html", **_finish_context(loaded))
+
+
+def _final_context(loaded):
+    game = loaded.game
+    standing = table_standing(game)
+    return dict(loaded=loaded, game=game, seq=loaded.seq, tracks=tracks(game), standing=standing,
+                players=player_rows(game, standing), reveal=reveal_rows(game) if game.finished else [],
+                ended_text=ended_text(game), winners=standing["winners"],
+                winners_title=ngettext("Winner: {names}", "Winners: {names}", len(standing["winners"]),
+                                       names=", ".join(standing["winners"])) if standing["winners"] else
+                _("Nobody won: every corporation lost."),
+                ranked=sorted(standing["players"], key=lambda p: -p["capital"]))
+
+
+@bp.get("/table/<int:table_id>/final")
+def final(table_id):
+    with db_session() as s:
+        loaded = _load(s, table_id)
+        if loaded.broken:
+            return _needs_check(loaded)
+        if loaded.game is None:
+            return redirect(url_for("newangeles.setup", table_id=table_id))
+        return render_template("newangeles/final.html", **_final_context(loaded))
+
+
+__all__ = ["bp", "RULESET", "deal_view", "track"]

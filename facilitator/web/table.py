@@ -1,0 +1,113 @@
+"""One life of a table, for every game (ARCHITECTURE.md decision 13): who may open it, loading
+it or answering 404, a table whose log does not replay ("needs checking"), undo, and one mapping
+of the refusals of a write (stale / broken / finished / nothing to undo) to their status and
+wording. Each game's screens use these with their own pages (``refuse`` draws the game's screen
+again with the message); the JSON API shares the wording (``games.stale_text``).
+"""
+
+from flask import abort, flash, redirect, render_template, request, url_for
+
+from facilitator import games, services
+from facilitator.i18n import gettext as _
+from facilitator.web import db_session, use_locales
+from facilitator.web.auth import require_table
+from facilitator.web.games import screen_url, stale_text, undone_line
+
+
+def guard(bp, game, own_screens=None):
+    """Every view of ``bp`` (the screens of ``game``) speaks the game's languages, and one of a
+    table opens only for its host or the organizer; a table of another game is sent on to its
+    own game's screen of the same kind (``own_screens``: endpoint -> turn/setup/final), or 404."""
+    own_screens = own_screens or {game.turn: "turn", game.setup: "setup", game.final: "final"}
+
+    @bp.before_request
+    def _check_access():
+        use_locales(game.locales, game.key)
+        table_id = (request.view_args or {}).get("table_id")
+        if table_id is None:
+            return None
+        with db_session() as s:
+            try:
+                table = services.get_table(s, table_id)
+            except services.TableNotFound:
+                abort(404)
+            require_table(table)
+            if table.ruleset != game.key:
+                if request.method == "GET":
+                    return redirect(screen_url(table, own_screens.get(request.endpoint, "turn")))
+                abort(404)
+        return None
+    return _check_access
+
+
+def load(s, table_id):
+    """The loaded table, or 404."""
+    try:
+        return services.load(s, table_id)
+    except services.TableNotFound:
+        abort(404)
+
+
+def needs_check(loaded, game=None, **extra):
+    """The screen of a table whose log no longer replays (409): what is wrong, that nothing is
+    lost, who repairs it; the same for every game, in its layout."""
+    game = game or games.of_table(loaded.table)
+    problem = loaded.problem
+    return render_template("table/broken.html", layout=game.layout, loaded=loaded, seq=loaded.seq, problem=problem,
+                           error_text=game.error_text(problem.error, loaded.pack), **extra), 409
+
+
+def form_errors(form):
+    """A form's errors as one line: ``field: error; field: error``."""
+    parts = []
+    for name, errors in form.errors.items():
+        if isinstance(errors, dict):
+            for sub, errs in errors.items():
+                parts.append(f"{_(sub)}: {'; '.join(str(e) for e in errs)}")
+        else:
+            parts.append(f"{_(name)}: {'; '.join(str(e) for e in errors)}")
+    return "; ".join(parts)
+
+
+def undo(game, table_id, refuse):
+    """The host's undo of the last move in force, bound to the position its form names
+    (``after``); ``refuse(table_id, message, status)`` draws the game's screen with why not."""
+    from facilitator.web.forms import AfterForm
+    form = AfterForm()
+    if not form.validate():
+        return refuse(table_id, _("The undo was not done: {errors}", errors=form_errors(form)), 400)
+    try:
+        with db_session() as s:
+            target = services.undo(s, table_id, form.after.data)
+            line = undone_line(services.load(s, table_id), target)
+    except services.TableBroken:
+        return refuse(table_id, "", 409)
+    except services.StaleMove as err:
+        return refuse(table_id, stale_text(err, undo=True), 409)
+    except services.FinishedTable:
+        return refuse(table_id, _("The game is finished: only the organizer can reopen it for a correction."), 409)
+    except LookupError:
+        return refuse(table_id, _("There is no move to undo"), 409)
+    flash(line, "ok")
+    return redirect(url_for(game.turn, table_id=table_id), 303)
+
+
+def already_recorded(game, table_id):
+    """A resent move the table already holds: nothing added, the turn screen again."""
+    flash(_("This move was already recorded; nothing was added."), "ok")
+    return redirect(url_for(game.turn, table_id=table_id), 303)
+
+
+def after_recorded(game, table_id, lines, finished):
+    """Where the host goes after a recorded move: its lines flashed, the final screen when the
+    game ended (its protocol PDF started in the background), else the turn screen."""
+    flash("\n".join(lines) or _("Recorded"), "ok")
+    if finished:  # the protocol PDF is made now, in the background: ready when the host asks for it
+        from facilitator.web.downloads import start_protocol
+        with db_session() as s:
+            start_protocol(s, table_id)
+        return redirect(url_for(game.final, table_id=table_id), 303)
+    return redirect(url_for(game.turn, table_id=table_id), 303)
+
+
+__all__ = ["guard", "load", "needs_check", "form_errors", "undo", "already_recorded", "after_recorded", "games"]
