@@ -18,9 +18,11 @@ from flask import Blueprint, current_app, flash, g, jsonify, request, session, u
 from facilitator import services
 from facilitator.i18n import gettext as _
 from facilitator.i18n import describe_error, translate_error
+from facilitator import games as games_pkg
 from facilitator.rules import IllegalMoveError, MalformedError, RulesError, SetupError
+from facilitator.web.table import refusal
 from facilitator.safejson import JSONInputError, loads as safe_loads
-from facilitator.web import db, db_session, games
+from facilitator.web import db, db_session
 from facilitator.web.auth import ORGANIZER, client_key, is_organizer, may_host, throttle
 from facilitator.web.openapi import openapi_document
 
@@ -145,12 +147,23 @@ def _stale(err):
     if err.already:
         return error(409, "already_recorded", _("This move was already recorded; nothing was added."),
                      already_recorded=True, seq=err.actual, recorded_seq=err.recorded_seq)
-    return error(409, "stale", games.stale_text(err), already_recorded=False, seq=err.actual)
+    return error(409, "stale", refusal(err).message, already_recorded=False, seq=err.actual)
 
 
 def _broken(err):
-    return error(409, "needs_checking", _("The table's log does not replay; the organizer must repair it first"),
+    return error(409, "needs_checking", refusal(err).message,
                  problem=err.problem.to_json() if hasattr(err.problem, "to_json") else None)
+
+
+def _refused(err, loaded=None, undo=False):
+    """A refused write as JSON, in the words the host's screens use (``web.table.refusal``):
+    the game's own names of things, in the language asked."""
+    game = games_pkg.get(loaded.table.ruleset) if loaded is not None else None
+    why = refusal(err, game, loaded.pack if loaded is not None else None, undo=undo)
+    extra = {"rule": why.rule} if why.code not in ("malformed", "stale", "finished", "nothing_to_undo") else {}
+    if why.code == "malformed":
+        extra = {"path": why.path}
+    return error(why.status, why.code, why.message, **extra)
 
 
 # ----- the document and the organizer's session ----------------------------------------------------
@@ -350,9 +363,11 @@ def post_move(table_id):
     client_id = body.get("client_id")
     if client_id is not None and (not isinstance(client_id, str) or not 0 < len(client_id) <= 64):
         return error(400, "malformed", _("client_id: a text of at most 64 characters"), path="client_id")
+    loaded = None
     try:
         with db_session() as s:
-            move = services.load(s, table_id).ruleset.read_move(body.get("move"), "move")
+            loaded = services.load(s, table_id)
+            move = loaded.ruleset.read_move(body.get("move"), "move")
             loaded, _result = services.record_move(s, table_id, move, after, author="api", client_id=client_id)
             out = state(loaded)
             finished = loaded.game is not None and loaded.game.finished
@@ -362,10 +377,8 @@ def post_move(table_id):
         return _stale(e)
     except services.TableBroken as e:
         return _broken(e)
-    except IllegalMoveError as e:
-        return error(422, e.code, translate_error(e), rule=e.rule)
-    except MalformedError as e:
-        return error(400, "malformed", translate_error(e), path=e.path)
+    except (IllegalMoveError, MalformedError) as e:
+        return _refused(e, loaded)
     out["recorded"] = {"seq": out["seq"], "move": move.to_dict()}
     if finished:
         _prepare_protocol(table_id)
@@ -397,7 +410,9 @@ def post_batch(table_id):
     if not isinstance(raw, list) or not 0 < len(raw) <= MAX_BATCH:
         return error(400, "malformed", _("moves: a list of 1 to {max} queued moves", max=MAX_BATCH), path="moves")
     with db_session() as s:
-        rules = services.load(s, table_id).ruleset
+        before = services.load(s, table_id)
+        rules = before.ruleset
+    game = games_pkg.get(before.table.ruleset)
     items, refused = [], None
     for i, item in enumerate(raw):
         path = f"moves[{i}]"
@@ -417,7 +432,7 @@ def post_batch(table_id):
                               "client_id": client_id})
         except MalformedError as e:
             refused = {"index": i, "client_id": item.get("client_id") if isinstance(item, dict) else None,
-                       "code": "malformed", "message": translate_error(e), "path": e.path}
+                       "code": "malformed", "message": game.error_text(e, before.pack), "path": e.path}
             break
     with db_session() as s:
         recorded, stop = services.record_batch(s, table_id, items, author="api")
@@ -438,22 +453,9 @@ def post_batch(table_id):
     recorded = [{k: v for k, v in r.items() if k not in ("result", "undone")} for r in recorded]
     if stop is not None:
         e = stop["error"]
-        code, message = "stale", str(e)
-        if isinstance(e, services.StaleMove):
-            code = "stale"
-            message = games.stale_text(e, undo=bool(items[stop["index"]].get("undo")))
-        elif isinstance(e, IllegalMoveError):
-            code, message = e.code, translate_error(e)
-        elif isinstance(e, services.TableBroken):
-            code, message = "needs_checking", _("The table's log does not replay; the organizer must repair it first")
-        elif isinstance(e, services.FinishedTable):
-            code, message = "finished", _("The game is finished: only the organizer can reopen it for a correction.")
-        elif isinstance(e, LookupError):
-            code, message = "nothing_to_undo", _("There is no move to undo")
-        elif isinstance(e, RulesError):
-            code, message = "malformed", translate_error(e)
-        refused = {"index": stop["index"], "client_id": stop["client_id"], "code": code, "message": message,
-                   "rule": getattr(e, "rule", None)}
+        why = refusal(e, game, loaded.pack, undo=bool(items[stop["index"]].get("undo")))
+        refused = {"index": stop["index"], "client_id": stop["client_id"], "code": why.code, "message": why.message,
+                   "rule": why.rule}
     out["recorded"] = recorded
     out["refused"] = refused
     return jsonify(out), 200 if refused is None else 207
@@ -478,13 +480,11 @@ def undo(table_id):
     except services.TableNotFound:
         return error(404, "not_found", _("There is no such table"))
     except services.StaleMove as e:
-        return error(409, "stale", games.stale_text(e, undo=True), already_recorded=False, seq=e.actual)
+        return error(409, "stale", refusal(e, undo=True).message, already_recorded=False, seq=e.actual)
     except services.TableBroken as e:
         return _broken(e)
-    except services.FinishedTable:
-        return error(409, "finished", _("The game is finished: only the organizer can reopen it for a correction."))
-    except LookupError:
-        return error(409, "nothing_to_undo", _("There is no move to undo"))
+    except (services.FinishedTable, LookupError) as e:
+        return _refused(e, undo=True)
     out["undone"] = {"seq": target.seq}
     return jsonify(out), 200
 

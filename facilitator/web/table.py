@@ -5,6 +5,8 @@ wording. Each game's screens use these with their own pages (``refuse`` draws th
 again with the message); the JSON API shares the wording (``games.stale_text``).
 """
 
+from dataclasses import dataclass
+
 from flask import abort, flash, redirect, render_template, request, url_for
 
 from facilitator import games, services
@@ -81,15 +83,73 @@ def undo(game, table_id, refuse):
             target = services.undo(s, table_id, form.after.data)
             line = undone_line(services.load(s, table_id), target)
     except services.TableBroken:
-        return refuse(table_id, "", 409)
-    except services.StaleMove as err:
-        return refuse(table_id, stale_text(err, undo=True), 409)
-    except services.FinishedTable:
-        return refuse(table_id, _("The game is finished: only the organizer can reopen it for a correction."), 409)
-    except LookupError:
-        return refuse(table_id, _("There is no move to undo"), 409)
+        return refuse(table_id, "", 409)  # the screen is the needs-checking page
+    except (services.StaleMove, services.FinishedTable, LookupError) as err:
+        return refuse(table_id, refusal(err, game, undo=True).message, 409)
     flash(line, "ok")
     return redirect(url_for(game.turn, table_id=table_id), 303)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a write was not done, the same for the host's screens and the JSON API: the HTTP
+    status (409 the table is not where the write says, 422 the rules refuse it, 400 malformed),
+    a code for scripts, the message in the current language, the rule and the field."""
+    status: int
+    code: str
+    message: str
+    rule: str = None
+    path: str = None
+
+
+def refusal(err, game=None, pack=None, undo=False):
+    """The one mapping of a refused write to its ``Refusal`` (ARCHITECTURE.md decision 13):
+    names things by their names in the game's words (``game.error_text`` with the table's
+    ``pack``: Alter Ego's cards and actives, not their keys)."""
+    from facilitator.rules.errors import IllegalMoveError, RulesError
+    from facilitator.safejson import JSONInputError
+    if isinstance(err, services.StaleMove):
+        return Refusal(409, "stale", stale_text(err, undo=undo))
+    if isinstance(err, services.TableBroken):
+        return Refusal(409, "needs_checking", _("The table's log does not replay; the organizer must repair it first"))
+    if isinstance(err, services.FinishedTable):
+        return Refusal(409, "finished", _("The game is finished: only the organizer can reopen it for a correction."))
+    if isinstance(err, IllegalMoveError):
+        return Refusal(422, err.code, _words(game).error_text(err, pack), rule=err.rule)
+    if isinstance(err, (RulesError, JSONInputError)):
+        return Refusal(400, "malformed", _words(game).error_text(err, pack), path=getattr(err, "path", None))
+    if isinstance(err, LookupError):
+        return Refusal(409, "nothing_to_undo", _("There is no move to undo"))
+    raise err
+
+
+def _words(game):
+    from facilitator.games import GamePackage
+    return game or GamePackage()
+
+
+def record(game, table_id, move, after, refuse, pack=None, **extra):
+    """The host's move POST after its form was read into ``move``: recorded after ``after``, or
+    refused with the screen drawn again (``refuse(table_id, message, status, **extra)``; the
+    ``extra`` of the form only where the host is to correct it: a rule or a malformed field).
+    A repeat of a recorded move adds nothing; a finished game goes to its final screen."""
+    try:
+        with db_session() as s:
+            loaded, result = services.record_move(s, table_id, move, after)
+            finished = loaded.game.finished
+            lines = game.narrate(loaded, result)
+    except services.TableNotFound:
+        abort(404)
+    except services.StaleMove as err:
+        if err.already:
+            return already_recorded(game, table_id)
+        return refuse(table_id, refusal(err).message, 409)
+    except services.TableBroken:
+        return refuse(table_id, "", 409)  # the screen is the needs-checking page
+    except Exception as err:  # noqa: BLE001 - refusal() raises again what is not a refusal
+        why = refusal(err, game, pack)
+        return refuse(table_id, _("The move was not recorded: {error}", error=why.message), why.status, **extra)
+    return after_recorded(game, table_id, lines, finished)
 
 
 def already_recorded(game, table_id):
@@ -110,4 +170,5 @@ def after_recorded(game, table_id, lines, finished):
     return redirect(url_for(game.turn, table_id=table_id), 303)
 
 
-__all__ = ["guard", "load", "needs_check", "form_errors", "undo", "already_recorded", "after_recorded", "games"]
+__all__ = ["guard", "load", "needs_check", "form_errors", "undo", "Refusal", "refusal", "record", "already_recorded",
+           "after_recorded", "games"]

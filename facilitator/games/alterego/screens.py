@@ -33,7 +33,7 @@ from facilitator.rules.alterego import Move, propose_first, read_move, read_setu
 from facilitator.rules.alterego.moves import CHANGE_KINDS, MOVE_TYPES
 from facilitator.rules.alterego.pack import EVENT_FIELDS, USED_ABILITIES
 from facilitator.rules.alterego.state import LAST_SEASON
-from facilitator.rules.errors import IllegalMoveError, MalformedError, RulesError, SetupError
+from facilitator.rules.errors import MalformedError, RulesError, SetupError
 from facilitator.safejson import JSONInputError
 from facilitator.games.alterego import GAME
 from facilitator.web import db_session, games, table
@@ -371,30 +371,7 @@ def move(table_id, kind):
     except (MalformedError, JSONInputError) as err:
         text = words.error_text(err, pack) if isinstance(err, RulesError) else describe_error(err)
         return _refuse(table_id, _("The move was not recorded: {error}", error=text), 400)
-    try:
-        with db_session() as s:
-            loaded, result = services.record_move(s, table_id, move, form.after.data)
-            finished = loaded.game.finished
-            lines = words.result_lines(result, loaded.pack)
-    except services.TableNotFound:
-        abort(404)
-    except services.TableBroken:
-        return _refuse(table_id, "", 409)
-    except services.StaleMove as err:
-        if err.already:
-            flash(_("This move was already recorded; nothing was added."), "ok")
-            return redirect(url_for("alterego.turn", table_id=table_id), 303)
-        return _refuse(table_id, stale_text(err), 409)
-    except IllegalMoveError as err:
-        return _refuse(table_id, _("The move was not recorded: {error}", error=words.error_text(err, pack)), 422)
-    except MalformedError as err:
-        return _refuse(table_id, _("The move was not recorded: {error}", error=words.error_text(err, pack)), 400)
-    flash("\n".join(lines), "ok")
-    if finished:  # the protocol PDF is made now, in the background: ready when the host asks for it
-        from facilitator.web.downloads import start_protocol
-        with db_session() as s:
-            start_protocol(s, table_id)
-    return redirect(url_for("alterego.final" if finished else "alterego.turn", table_id=table_id), 303)
+    return table.record(GAME, table_id, move, form.after.data, _refuse, pack=pack)
 
 
 @bp.post("/table/<int:table_id>/undo")

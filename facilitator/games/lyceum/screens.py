@@ -19,7 +19,7 @@ from facilitator.games.lyceum import words
 from facilitator.games.lyceum.search import find_card_by_code, find_cards
 from facilitator.i18n import describe_error, era_name, skill_name, translate_error
 from facilitator.i18n import gettext as _
-from facilitator.rules import IllegalMoveError, MalformedError, RulesError, SetupError
+from facilitator.rules import MalformedError, RulesError, SetupError
 from facilitator.rules.lyceum import COLORS, ERA_BY_KEY, age_in_round, era_of_round, turn_order_reason
 from facilitator.rules.lyceum.deck import next_card
 from facilitator.rules.lyceum.pack import read_inline_card
@@ -193,6 +193,7 @@ def turn(table_id):
 
 
 def _refuse(table_id, message, status, form=None):
+    """The turn screen (or the final one) again, with why the write was refused."""
     with db_session() as s:
         loaded = _load(s, table_id)
         if loaded.broken:
@@ -240,29 +241,10 @@ def move(table_id, kind):
         if kind == "draw" and form.manual.data:
             card_object = read_inline_card(safe_loads(form.manual.data, what="card"), "card")
         move = form.move(card_object) if kind == "draw" else form.move()
-        with db_session() as s:
-            loaded, result = services.record_move(s, table_id, move, form.after.data)
-            finished = loaded.game.finished
-    except services.TableNotFound:
-        abort(404)
-    except services.TableBroken:
-        return _refuse(table_id, "", 409)
-    except services.StaleMove as err:
-        if err.already:
-            flash(_("This move was already recorded; nothing was added."), "ok")
-            return redirect(url_for("lyceum.turn", table_id=table_id), 303)
-        return _refuse(table_id, stale_text(err), 409)
-    except IllegalMoveError as err:
-        return _refuse(table_id, _("The move was not recorded: {error}", error=translate_error(err)), 422, form)
     except (MalformedError, JSONInputError, ValueError) as err:
         text = describe_error(err) if isinstance(err, (RulesError, JSONInputError)) else str(err)
         return _refuse(table_id, _("The move was not recorded: {error}", error=text), 400, form)
-    flash("\n".join(result_lines(result)), "ok")
-    if finished:  # the protocol is made now, in the background: ready when the host asks for it
-        from facilitator.web.downloads import start_protocol
-        with db_session() as s:
-            start_protocol(s, table_id)
-    return redirect(url_for("lyceum.final" if finished else "lyceum.turn", table_id=table_id), 303)
+    return table.record(GAME, table_id, move, form.after.data, _refuse, form=form)
 
 
 @bp.post("/table/<int:table_id>/undo")

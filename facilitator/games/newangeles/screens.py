@@ -388,31 +388,11 @@ def move(table_id, kind):
             return _refuse(table_id, message, 400, deal_state=state, posted=posted, failed=kind, kind=kind)
     try:
         move_obj = read_move(data)
-        with db_session() as s:
-            loaded, result = services.record_move(s, table_id, move_obj, after)
-            finished = loaded.game.finished
-    except services.TableNotFound:
-        abort(404)
-    except services.TableBroken:
-        return _refuse(table_id, "", 409)
-    except services.StaleMove as err:
-        if err.already:
-            flash(_("This move was already recorded; nothing was added."), "ok")
-            return redirect(url_for("newangeles.turn", table_id=table_id), 303)
-        return _refuse(table_id, stale_text(err), 409)
-    except IllegalMoveError as err:
-        return _refuse(table_id, _("The move was not recorded: {error}", error=translate_error(err)), 422,
-                       deal_state=state, posted=posted, failed=kind, kind=kind)
     except MalformedError as err:
         return _refuse(table_id, _("The move was not recorded: {error}", error=describe_error(err)), 400,
                        deal_state=state, posted=posted, failed=kind, kind=kind)
-    flash("\n".join(event_lines(result, loaded.pack)) or _("Recorded"), "ok")
-    if finished:  # the protocol PDF is made now, in the background: ready when the host asks for it
-        from facilitator.web.downloads import start_protocol
-        with db_session() as s:
-            start_protocol(s, table_id)
-        return redirect(url_for("newangeles.final", table_id=table_id), 303)
-    return redirect(url_for("newangeles.turn", table_id=table_id), 303)
+    return table.record(GAME, table_id, move_obj, after, _refuse, deal_state=state, posted=posted, failed=kind,
+                        kind=kind)
 
 
 def field_label(name):
