@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from facilitator.content import sample_pack  # noqa: E402
+from facilitator.rules.lyceum.ruleset import sample_pack  # noqa: E402
 from facilitator.rules.lyceum import registry  # noqa: E402
 from facilitator.rules.alterego.simulate import random_game as alterego_game  # noqa: E402
 from facilitator.rules.newangeles.simulate import random_game as newangeles_game  # noqa: E402

@@ -44,7 +44,7 @@ GAMES = ("lyceum-16-25", "alter-ego-3", "new-angeles")
 def simulated(game, seed):
     """A full random game of ``game`` as a record dict (its own simulator, realistic length)."""
     if game == "lyceum-16-25":
-        from facilitator.content import sample_pack
+        from facilitator.rules.lyceum.ruleset import sample_pack
         from facilitator.rules.lyceum.simulate import random_game
         return random_game(sample_pack(), seed=seed, players=4, table=f"Стол {seed}")[0].to_dict()
     if game == "alter-ego-3":

@@ -56,7 +56,7 @@ def populate(url, instance, tables):
     from facilitator.web import create_app
     app = create_app({"DATABASE_URL": url, "INSTANCE_PATH": str(instance)})
     with session_scope(app.extensions["facilitator.engine"]) as s:
-        event = services.events.create_event(s, "Кубок лицея", "2026-11-29")
+        event = services.events.create_event(s, "Кубок лицея", "2026-11-29", ruleset="lyceum-16-25")
         rows = services.events.add_tables(s, event, [f"Стол {i + 1}" for i in range(tables)])
         for row in rows:
             services.access.ensure_access(s, row)

@@ -42,7 +42,7 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from facilitator.content import sample_pack  # noqa: E402
+from facilitator.rules.lyceum.ruleset import sample_pack  # noqa: E402
 from facilitator.rules.lyceum import Game, Record  # noqa: E402
 from facilitator.rules.errors import IllegalMoveError  # noqa: E402
 from facilitator.rules.lyceum.simulate import choose_move, random_game  # noqa: E402

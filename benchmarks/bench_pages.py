@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from facilitator.content import sample_pack  # noqa: E402
+from facilitator.rules.lyceum.ruleset import sample_pack  # noqa: E402
 from facilitator.rules.lyceum import Record  # noqa: E402
 from facilitator.rules.lyceum.simulate import random_game  # noqa: E402
 
@@ -79,7 +79,7 @@ def run(url, args, tmp):
     t0 = time.perf_counter()
     records = {}
     with services.db.session_scope(engine) as s:
-        ev = services.events.create_event(s, "Большое мероприятие", "2026-11-29", services.packs.ensure_sample(s))
+        ev = services.events.create_event(s, "Большое мероприятие", "2026-11-29", services.packs.ensure_sample(s, "lyceum-16-25"))
         event_id = ev.id
         for i in range(args.tables):
             seed = i % 60  # 60 distinct games, each cut at another point

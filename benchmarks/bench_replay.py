@@ -22,7 +22,7 @@ import json
 import statistics
 import time
 
-from facilitator.content import sample_pack
+from facilitator.rules.lyceum.ruleset import sample_pack
 from facilitator.rules.lyceum import read_record, standings, write_record
 from facilitator.rules.lyceum import replay
 from facilitator.rules.lyceum.simulate import random_game

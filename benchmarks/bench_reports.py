@@ -45,10 +45,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from facilitator.content import sample_pack  # noqa: E402
+from facilitator.rules.lyceum.ruleset import sample_pack  # noqa: E402
 from facilitator.i18n import use_locale  # noqa: E402
 from facilitator.reports.access import access_sheet_pdf  # noqa: E402
-from facilitator.reports.chart import xp_chart_svg  # noqa: E402
+from facilitator.games.lyceum.chart import xp_chart_svg  # noqa: E402
 from facilitator.games.lyceum.pdf import table_protocol_pdf  # noqa: E402
 from facilitator.games.lyceum.protocol import build_protocol  # noqa: E402
 from facilitator.games.lyceum.workbook import event_workbook_xlsx  # noqa: E402

@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.load_event import free_port, postgres_database, prepare  # noqa: E402
-from facilitator.content import sample_pack  # noqa: E402
+from facilitator.rules.lyceum.ruleset import sample_pack  # noqa: E402
 from facilitator.rules.lyceum import Game  # noqa: E402
 from facilitator.rules.lyceum.simulate import choose_move  # noqa: E402
 

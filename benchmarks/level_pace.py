@@ -14,7 +14,7 @@ import argparse
 import statistics
 from collections import Counter
 
-from facilitator.content import sample_pack
+from facilitator.rules.lyceum.ruleset import sample_pack
 from facilitator.rules.lyceum.simulate import random_game
 
 SHARE_LEVEL = 3

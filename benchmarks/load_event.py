@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from facilitator.content import sample_pack  # noqa: E402
+from facilitator.rules.lyceum.ruleset import sample_pack  # noqa: E402
 from facilitator.rules.lyceum import Game  # noqa: E402
 from facilitator.rules.lyceum.simulate import choose_move, random_setup  # noqa: E402
 
@@ -79,7 +79,7 @@ def prepare(url, tables, seed):
     rng = random.Random(seed)
     out = []
     with session_scope(engine) as s:
-        pack_row = services.packs.ensure_sample(s)
+        pack_row = services.packs.ensure_sample(s, "lyceum-16-25")
         ev = events.create_event(s, "Нагрузочный тест", "2026-11-29", pack_row)
         for i in range(tables):
             table = events.add_table(s, ev, f"Стол {i + 1}")

@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from facilitator.content import sample_pack_data  # noqa: E402
+from facilitator.rules.lyceum.ruleset import sample_pack_data  # noqa: E402
 from facilitator.rules.lyceum import read_pack  # noqa: E402
 from facilitator.rules.errors import IllegalMoveError, SetupError  # noqa: E402
 from facilitator.rules.lyceum.simulate import choose_move, random_setup  # noqa: E402
@@ -45,7 +45,7 @@ def run(url, tables, seconds, seed):
     engine = engine_for(url)
     startup(engine)
     with services.db.session_scope(engine) as s:
-        base = services.packs.ensure_sample(s)
+        base = services.packs.ensure_sample(s, "lyceum-16-25")
         ev = services.events.create_event(s, "Гонки", "2026-11-29", base)
         ids = [services.events.add_table(s, ev, f"Стол {i + 1}").id for i in range(tables)]
     full = sample_pack_data()

@@ -50,8 +50,16 @@ EXTENSIONS = {
     "organizer-password": "facilitator.web.commands",
     "secret-key": "facilitator.web.commands",
     "export": "facilitator.reports.commands",
-    "pack": "facilitator.content.commands",
 }
+
+
+def extensions():
+    """The app's subcommands and every game's own (``GamePackage.commands``: its deck tools)."""
+    from facilitator.rules import registry
+    found = dict(EXTENSIONS)
+    for game in registry.games():
+        found.update(getattr(game, "commands", None) or {})
+    return found
 
 
 def build_parser(command=None):
@@ -70,12 +78,13 @@ def build_parser(command=None):
                    help="language of the table (default: the game's own: ru, fi, en)")
     p.set_defaults(func=cmd_replay)
 
+    known = extensions()
     if command == "replay":
         modules = []
-    elif command in EXTENSIONS:
-        modules = [EXTENSIONS[command]]
+    elif command in known:
+        modules = [known[command]]
     else:
-        modules = list(dict.fromkeys(EXTENSIONS.values()))
+        modules = list(dict.fromkeys(known.values()))
     for module_name in modules:
         __import__(module_name, fromlist=["register"]).register(sub)
     return parser

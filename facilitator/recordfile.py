@@ -12,7 +12,7 @@ import json
 from facilitator.rules import registry
 from facilitator.safejson import JSONInputError, loads
 from facilitator.rules.errors import MalformedError, RulesError, SetupError
-from facilitator.rules.lyceum.record import ReplayError
+from facilitator.rules import ReplayError
 
 
 class RecordFileError(Exception):

@@ -17,7 +17,7 @@ import sys
 import pytest
 
 from facilitator.cli import main
-from facilitator.content import sample_pack
+from facilitator.rules.lyceum.ruleset import sample_pack
 from facilitator.rules.lyceum import SKILLS, write_record
 from facilitator.rules.lyceum.simulate import random_game
 

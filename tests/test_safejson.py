@@ -9,7 +9,7 @@ import string
 import pytest
 
 from facilitator import i18n, safejson
-from facilitator.content import sample_pack_data
+from facilitator.rules.lyceum.ruleset import sample_pack_data
 from facilitator.safejson import JSONInputError, dumps_safe, loads
 
 

@@ -28,7 +28,7 @@ PROBE = textwrap.dedent("""
                                                           "/static/fonts/DejaVuSans.ttf", "/favicon.ico")}
     engine = app.extensions["facilitator.engine"]
     from facilitator.rules.lyceum.simulate import random_game
-    from facilitator.content import sample_pack
+    from facilitator.rules.lyceum.ruleset import sample_pack
     record, _ = random_game(sample_pack(), seed=5, players=3)
     with services.db.session_scope(engine) as s:
         table = services.import_record(s, record.to_dict())

@@ -40,6 +40,9 @@ class GamePackage:
     screens = None
     #: the endpoints of a table's main screen, its setup and its final results (take ``table_id``)
     turn = setup = final = None
+    #: the game's own subcommands of ``facilitator`` (name -> the module whose ``register(subparsers)``
+    #: adds it), loaded only when asked for
+    commands = {}
     #: the template every screen of the game extends (its top bar, styles and scripts)
     layout = "base.html"
     #: the module making the game's protocol: ``table_protocol_xlsx(game, undone=, event=,
@@ -104,6 +107,20 @@ class GamePackage:
     def reports_module(self):
         """The module making the game's protocol workbook and PDF (None: the game prints none)."""
         return import_module(self.reports) if self.reports else None
+
+    #: the event-wide files the game prints (``event_file``): some of "workbook" (every table's
+    #: protocol and a summary, Excel), "results" and "certificates" (PDF)
+    event_files = ()
+
+    def event_file(self, kind, tables, event):
+        """The bytes of one of ``event_files`` for an event (``tables``: its loaded tables that
+        have players and replay; ``event``: its row, for the name and date)."""
+        raise KeyError(kind)
+
+    def blank_protocol(self, table_name, players, pack, event=None, event_date=None):
+        """A paper protocol to fill in by hand (PDF bytes) with the table's players, or None
+        when the game prints none."""
+        return None
 
     def print_globals(self):
         """Filters and globals the game's print templates use: ``{"filters": {}, "globals": {}}``."""

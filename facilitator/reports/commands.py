@@ -9,6 +9,10 @@ Replays the game records (several records are the tables of one event) and write
   certificates;
 * with neither flag: both.
 
+Every game's records (all of one game): each game prints what its package makes
+(``GamePackage.reports``, ``blank_protocol``, ``event_files``); a game without event-wide
+files writes its tables' protocols only.
+
 Each path written is printed on its own line. A record that cannot be read or breaks the
 rules stops the command before anything is written: exit status 2 and the same one-line
 error as ``facilitator replay`` on stderr.
@@ -19,8 +23,8 @@ import sys
 from datetime import date, datetime
 from pathlib import Path
 
-from facilitator.i18n import LOCALES, use_locale
-from facilitator.recordfile import RecordFileError, replay_file
+from facilitator.i18n import ALL_LOCALES, use_locale
+from facilitator.recordfile import RecordFileError, replay_any
 
 
 def register(subparsers):
@@ -29,7 +33,8 @@ def register(subparsers):
         description="Write the protocols of game records: each table's protocol workbook and PDF, a blank "
                     "paper protocol, the event workbook, the event results PDF and the certificates.")
     p.add_argument("records", nargs="+", metavar="RECORD.json",
-                   help="lyceum-record/1 files; several files are the tables of one event")
+                   help="game records of one game (lyceum-record/1, alterego-record/1, newangeles-record/1, …); "
+                        "several files are the tables of one event")
     p.add_argument("--xlsx", action="store_true", help="write the Excel workbooks")
     p.add_argument("--pdf", action="store_true", help="write the PDFs (with neither flag: both kinds)")
     p.add_argument("--out", default="exports", metavar="DIR",
@@ -40,7 +45,8 @@ def register(subparsers):
     p.add_argument("--date", metavar="YYYY-MM-DD", type=_iso_day,
                    help="the event's day, printed on the sheets and certificates (default: the records' "
                         "\"event_date\" key, if they agree on one; else no date)")
-    p.add_argument("--lang", choices=LOCALES, default="ru", help="language of the documents (default: ru)")
+    p.add_argument("--lang", choices=ALL_LOCALES, default=None,
+                   help="language of the documents (default: the game's own: ru, fi, en)")
     p.set_defaults(func=cmd_export)
 
 
@@ -88,16 +94,24 @@ def _event_name(loaded):
     return None
 
 
-def export(loaded, out, event=None, xlsx=True, pdf=True, now=None, event_date=None):
-    """Write the files for replayed records ``[(path, record, game)]``; return the paths written.
+#: the event-wide files as the command writes them: kind -> (file kind, extension)
+EVENT_FILES = {"workbook": ("results", "xlsx"), "results": ("results", "pdf"), "certificates": ("certificates", "pdf")}
+
+
+def export(loaded, out, event=None, xlsx=True, pdf=True, now=None, event_date=None, game_package=None):
+    """Write the files for replayed records ``[(path, record, game)]`` of one game (its
+    ``game_package``: the records' game by default); return the paths written.
     ``event_date``: the event's day, ISO ``YYYY-MM-DD`` (default: the records' ``event_date``)."""
     # imported here, not at the top: the CLI builds every subcommand's parser on each call,
     # and `facilitator replay` should not wait for openpyxl and WeasyPrint to load
-    from facilitator.reports.files import write_export
-    from facilitator.games.lyceum.pdf import blank_protocol_pdf, certificates_pdf, event_results_pdf, table_protocol_pdf
-    from facilitator.games.lyceum.protocol import build_protocol
-    from facilitator.games.lyceum.workbook import event_workbook_xlsx, table_protocol_xlsx
+    from types import SimpleNamespace
 
+    from facilitator import games
+    from facilitator.reports.files import write_export
+    from facilitator.rules import registry
+
+    package = game_package or games.get(registry.of_record(loaded[0][1].to_dict()).key)
+    sheets = package.reports_module()
     now = now or datetime.now().astimezone()
     event = event or _event_name(loaded)
     event_date = event_date or _event_date(loaded)
@@ -106,40 +120,49 @@ def export(loaded, out, event=None, xlsx=True, pdf=True, now=None, event_date=No
     def save(data, kind, ext, table=None):
         written.append(write_export(data, out, kind, ext, event=event, table=table, when=now))
 
-    protocols = [build_protocol(game, event=event, now=now, event_date=event_date)
-                 for _path, _record, game in loaded]
-    for protocol in protocols:
-        if xlsx:
-            save(table_protocol_xlsx(protocol), "protocol", "xlsx", protocol.table)
+    for _path, _record, game in loaded:
+        if xlsx and sheets is not None:
+            save(sheets.table_protocol_xlsx(game, event=event, now=now, event_date=event_date), "protocol", "xlsx",
+                 game.table)
+        if pdf and sheets is not None:
+            save(sheets.table_protocol_pdf(game, event=event, now=now, event_date=event_date), "protocol", "pdf",
+                 game.table)
         if pdf:
-            save(table_protocol_pdf(protocol), "protocol", "pdf", protocol.table)
-            game = protocol.game
-            save(blank_protocol_pdf(game.table, game.setup, pack=game.pack, event=event, now=now,
-                                    event_date=event_date),
-                 "blank", "pdf", protocol.table)
-    if xlsx:
-        save(event_workbook_xlsx(protocols, event=event, now=now, event_date=event_date), "results", "xlsx")
-    if pdf:
-        save(event_results_pdf(protocols, event=event, now=now, event_date=event_date), "results", "pdf")
-        save(certificates_pdf(protocols, event=event, now=now, event_date=event_date), "certificates", "pdf")
+            blank = package.blank_protocol(game.table, game.setup, game.pack, event=event, event_date=event_date)
+            if blank is not None:
+                save(blank, "blank", "pdf", game.table)
+    tables = [SimpleNamespace(game=game, undone_moves=list) for _path, _record, game in loaded]
+    about = SimpleNamespace(name=event, date=event_date)
+    for kind in package.event_files:
+        kind_name, ext = EVENT_FILES[kind]
+        if (ext == "xlsx" and xlsx) or (ext == "pdf" and pdf):
+            save(package.event_file(kind, tables, about), kind_name, ext)
     return written
 
 
 def cmd_export(args):
-    loaded = []
+    loaded, rulesets = [], {}
     for path in args.records:
         try:
-            record, game = replay_file(path)
+            rules, record, game = replay_any(path)
         except RecordFileError as err:
             print(str(err).replace("\n", " "), file=sys.stderr)
             return 2
         loaded.append((path, record, game))
+        rulesets[rules.key] = rules
+    if len(rulesets) > 1:
+        print("the records are of different games (" + ", ".join(sorted(r.name for r in rulesets.values()))
+              + "): export one game's records at a time", file=sys.stderr)
+        return 2
+    rules = next(iter(rulesets.values()))
     _distinct_names(loaded)
     want_xlsx = args.xlsx or not args.pdf
     want_pdf = args.pdf or not args.xlsx
-    with use_locale(args.lang):
+    from facilitator import games
+    with use_locale(args.lang or rules.locales[0]):
         try:
-            written = export(loaded, args.out, event=args.event, xlsx=want_xlsx, pdf=want_pdf, event_date=args.date)
+            written = export(loaded, args.out, event=args.event, xlsx=want_xlsx, pdf=want_pdf, event_date=args.date,
+                             game_package=games.get(rules.key))
         except OSError as err:
             print(f"{args.out}: cannot write the files: {err.strerror or err}", file=sys.stderr)
             return 1

@@ -16,7 +16,7 @@ from sqlmodel import select
 
 from facilitator.rules import registry
 from facilitator.rules.errors import PackError, RulesError
-from facilitator.storage.models import LYCEUM, ContentPackRow, Event, GameTable, MoveRow
+from facilitator.storage.models import ContentPackRow, Event, GameTable, MoveRow
 from facilitator.services import tables as table_service
 from facilitator.services.access import ensure_access, new_pin, new_token, reissue_access
 from facilitator.services.packs import ensure_sample, pack_of, row_by_id, store_pack
@@ -57,8 +57,11 @@ def get_event(session, event_id):
 
 
 def create_event(session, name, date=None, pack_row=None, ruleset=None):
-    """A new event of one game: ``ruleset`` (or its pack's), «16/25» by default."""
-    ruleset = ruleset or (pack_row.ruleset if pack_row is not None else LYCEUM)
+    """A new event of one game: ``ruleset``, or its pack's (one of them is given: no game is the
+    default)."""
+    ruleset = pack_row.ruleset if pack_row is not None else ruleset
+    if ruleset is None:
+        raise ValueError("an event plays one game: give its ruleset or its pack")
     event = Event(name=name.strip(), date=date or None, pack_id=pack_row.id if pack_row else None, ruleset=ruleset)
     session.add(event)
     session.flush()
@@ -153,7 +156,7 @@ def event_standings(session, event_id, tables=None):
     the rankings because their logs need checking."""
     tables = tables if tables is not None else progress(session, event_id)
     event = session.get(Event, event_id)
-    rules = registry.get(event.ruleset if event else LYCEUM)
+    rules = registry.get(event.ruleset)
     parts = [t.standing for t in tables if t.standing is not None and not t.broken]
     left_out = [t.table.name for t in tables if t.broken]
     ranking = rules.event_ranking(parts)

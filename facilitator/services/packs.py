@@ -15,7 +15,7 @@ from weakref import WeakKeyDictionary
 from sqlmodel import select
 
 from facilitator.rules import registry
-from facilitator.storage.models import LYCEUM, ContentPackRow, Event, GameTable
+from facilitator.storage.models import ContentPackRow, Event, GameTable
 
 
 def _dump(pack):
@@ -42,12 +42,12 @@ def store_pack(session, pack, ruleset=None):
     return row
 
 
-def latest_row(session, key, ruleset=LYCEUM):
+def latest_row(session, key, ruleset):
     return session.exec(select(ContentPackRow).where(ContentPackRow.ruleset == ruleset, ContentPackRow.key == key)
                         .order_by(ContentPackRow.version.desc())).first()
 
 
-def get_row(session, key, version=None, ruleset=LYCEUM):
+def get_row(session, key, version=None, *, ruleset):
     """The row of a pack version (the newest when ``version`` is None), or None."""
     if version is None:
         return latest_row(session, key, ruleset)
@@ -84,7 +84,7 @@ _pack_rows = WeakKeyDictionary()  # engine -> {pack version id: its row}
 def pack_of(row):
     """The validated pack a row holds. Stored versions never change, so a pack is parsed and
     validated once per content, not on every request."""
-    return _pack_from_text(row.ruleset or LYCEUM, row.data)
+    return _pack_from_text(row.ruleset, row.data)
 
 
 @lru_cache(maxsize=64)
@@ -100,11 +100,18 @@ def list_packs(session, ruleset=None):
     newest = {}
     for row in session.exec(query).all():
         newest[(row.ruleset, row.key)] = row
-    # «16/25» first (the app's first game), then the other games
-    return sorted(newest.values(), key=lambda r: (r.ruleset != LYCEUM, r.ruleset, r.key))
+    # by the game's name as its players know it, then by code: no game comes first for being the default
+    return sorted(newest.values(), key=lambda r: (_game_name(r.ruleset), r.key))
 
 
-def ensure_sample(session, ruleset=LYCEUM):
+def _game_name(ruleset):
+    try:
+        return registry.get(ruleset).name.casefold()
+    except KeyError:
+        return ruleset
+
+
+def ensure_sample(session, ruleset):
     """The shipped pack of a ruleset, stored on first use only: an organizer's later edits of
     it are their own versions and are never replaced by the shipped file."""
     rules = registry.get(ruleset)

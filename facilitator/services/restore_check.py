@@ -10,7 +10,10 @@ from datetime import date, datetime, timezone
 
 from facilitator.rules import registry
 from facilitator.rules.errors import PackError, RulesError
-from facilitator.storage.models import LYCEUM
+
+#: the game of every backup of format /1: it predates the other games (history, as the
+#: migrations keep theirs); format /2 names its game
+FORMAT_1_RULESET = "lyceum-16-25"
 from facilitator.services.tables import MAX_EVENT_TABLES, TAKE_BACK, replay_log
 
 MAX_TABLES = MAX_EVENT_TABLES  # as many as an event holds
@@ -139,7 +142,7 @@ class _Checker:
         if not isinstance(data, dict) or data.get("format") not in BACKUP_FORMATS:
             raise _error("not an event backup: the format must be {format!r}", format=BACKUP_FORMATS[-1])
         second = data["format"].endswith("/2")
-        ruleset = data.get("ruleset", LYCEUM) if second else LYCEUM
+        ruleset = data.get("ruleset") if second else FORMAT_1_RULESET
         try:
             self.rules = registry.get(ruleset)
         except (KeyError, TypeError):

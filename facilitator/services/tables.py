@@ -32,7 +32,7 @@ from sqlmodel import select
 
 from facilitator.rules import registry
 from facilitator.rules.errors import MalformedError, RulesError
-from facilitator.rules.lyceum.record import ReplayError
+from facilitator.rules import ReplayError
 from facilitator.storage.models import ContentPackRow, Event, GameTable, MoveRow
 from facilitator.services.db import after_commit
 from facilitator.services.packs import pack_of, pack_row_of, store_pack

@@ -16,10 +16,6 @@ def utcnow():
     return datetime.now(timezone.utc)
 
 
-#: the ruleset of rows written before there was more than one game
-LYCEUM = "lyceum-16-25"
-
-
 class ContentPackRow(SQLModel, table=True):
     """One immutable version of a content pack. Editing a pack stores a new version; games
     keep the version they started with."""
@@ -28,7 +24,7 @@ class ContentPackRow(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("ruleset", "key", "version"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    ruleset: str = Field(default=LYCEUM, max_length=40)
+    ruleset: str = Field(max_length=40)
     key: str = Field(index=True, max_length=100)
     version: int = 1
     title: str = Field(max_length=300)
@@ -40,7 +36,7 @@ class Event(SQLModel, table=True):
     """An event: one or many tables playing at once, run by an organizer."""
 
     id: int | None = Field(default=None, primary_key=True)
-    ruleset: str = Field(default=LYCEUM, max_length=40)  # an event plays one game
+    ruleset: str = Field(max_length=40)  # an event plays one game
     name: str = Field(max_length=200)
     date: str | None = Field(default=None, max_length=10)
     pack_id: int | None = Field(default=None, foreign_key="content_pack.id")
@@ -62,7 +58,7 @@ class GameTable(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     event_id: int | None = Field(default=None, foreign_key="event.id", index=True)
-    ruleset: str = Field(default=LYCEUM, max_length=40)
+    ruleset: str = Field(max_length=40)
     name: str = Field(max_length=100)
     host_name: str | None = Field(default=None, max_length=100)
     pack_id: int = Field(foreign_key="content_pack.id")

@@ -144,7 +144,8 @@ def create_app(test_config=None):
     from facilitator import formatting
     app.jinja_env.globals.update(LOCALES=i18n.LOCALES)
     app.jinja_env.filters.update(signed=formatting.signed, number=formatting.number, date=formatting.format_date)
-    app.jinja_env.globals.update(game_name=game_name)
+    from facilitator import games
+    app.jinja_env.globals.update(game_name=game_name, game_of=games.get)
 
     from facilitator.web import static_files
     static_files.install(app)

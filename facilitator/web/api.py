@@ -159,7 +159,7 @@ def _refused(err, loaded=None, undo=False):
     """A refused write as JSON, in the words the host's screens use (``web.table.refusal``):
     the game's own names of things, in the language asked."""
     game = games_pkg.get(loaded.table.ruleset) if loaded is not None else None
-    why = refusal(err, game, loaded.pack if loaded is not None else None, undo=undo)
+    why = refusal(err, game, loaded.pack if loaded is not None else None, undo=undo, with_path=False)
     extra = {"rule": why.rule} if why.code not in ("malformed", "stale", "finished", "nothing_to_undo") else {}
     if why.code == "malformed":
         extra = {"path": why.path}
@@ -244,7 +244,7 @@ def create_event():
     with db_session() as s:
         packs = services.packs.list_packs(s)
         form = EventForm(formdata=MultiDict({k: str(v) for k, v in body.items()
-                                             if k in ("name", "date", "pack", "tables") and v is not None}),
+                                             if k in ("name", "date", "pack", "game", "tables") and v is not None}),
                          meta={"csrf": False})
         from facilitator.web.organizer import _pack_choices
         form.pack.choices = _pack_choices(packs)
@@ -252,7 +252,8 @@ def create_event():
             return error(400, "malformed", "; ".join(form.messages()))
         pack_row = services.packs.row_by_id(s, int(form.pack.data)) if form.pack.data else None
         ev = services.events.create_event(s, form.name.data.strip(),
-                                          form.date.data.isoformat() if form.date.data else None, pack_row)
+                                          form.date.data.isoformat() if form.date.data else None, pack_row,
+                                          ruleset=form.game.data or None)
         services.events.add_tables(s, ev, [_("Table {n}", n=i + 1) for i in range(form.tables.data or 0)])
         out = _event_json(s, ev)
     return jsonify(out), 201
@@ -432,7 +433,7 @@ def post_batch(table_id):
                               "client_id": client_id})
         except MalformedError as e:
             refused = {"index": i, "client_id": item.get("client_id") if isinstance(item, dict) else None,
-                       "code": "malformed", "message": game.error_text(e, before.pack), "path": e.path}
+                       "code": "malformed", "message": translate_error(e), "path": e.path}
             break
     with db_session() as s:
         recorded, stop = services.record_batch(s, table_id, items, author="api")
@@ -453,7 +454,7 @@ def post_batch(table_id):
     recorded = [{k: v for k, v in r.items() if k not in ("result", "undone")} for r in recorded]
     if stop is not None:
         e = stop["error"]
-        why = refusal(e, game, loaded.pack, undo=bool(items[stop["index"]].get("undo")))
+        why = refusal(e, game, loaded.pack, undo=bool(items[stop["index"]].get("undo")), with_path=False)
         refused = {"index": stop["index"], "client_id": stop["client_id"], "code": why.code, "message": why.message,
                    "rule": why.rule}
     out["recorded"] = recorded

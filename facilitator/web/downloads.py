@@ -57,8 +57,11 @@ def table_download(session, table_id, kind):
     event_name = event.name if event else _("Game")
     event_date = event.date if event else None
     if kind == "blank.pdf":
-        data = reports.blank_protocol_pdf(loaded.table.name, loaded.players, pack=loaded.pack, event=event_name,
-                                          event_date=event_date)
+        from facilitator import games
+        data = games.of_table(loaded.table).blank_protocol(loaded.table.name, loaded.players, loaded.pack,
+                                                           event=event_name, event_date=event_date)
+        if data is None:
+            abort(404)
         return _send(data, "blank", "pdf", event_name, loaded.table.name)
     if loaded.game is None or loaded.broken or not has_protocol(loaded.table.ruleset):
         abort(404)
@@ -82,28 +85,24 @@ def table_download(session, table_id, kind):
     abort(404)
 
 
+#: the event-wide files by kind: what the exported file is called and its extension
+EVENT_FILES = {"workbook": ("event", "xlsx"), "results": ("results", "pdf"), "certificates": ("certificates", "pdf")}
+
+
 def event_download(session, event, kind):
-    """The event workbook (summary + every table's protocol), the results PDF or the
-    certificates PDF, from every table that has players and replays."""
-    if event.ruleset != "lyceum-16-25":
-        abort(404)  # the event-wide sheets are «16/25»'s; other games print a protocol per table
-    tables = services.events.tables_of(session, event.id)
-    protocols = []
-    for loaded in services.load_many(session, tables).values():
-        if loaded.game is not None and not loaded.broken:
-            protocols.append(reports.build_protocol(loaded.game, undone=loaded.undone_moves(), event=event.name))
-    if not protocols:
+    """One of the event-wide files the event's game prints (``GamePackage.event_files``: the
+    event workbook, the results, the certificates), from every table that has players and
+    replays."""
+    from facilitator import games
+    game = games.get(event.ruleset)
+    if kind not in EVENT_FILES or kind not in game.event_files:
         abort(404)
-    if kind == "workbook":
-        return _send(reports.event_workbook_xlsx(protocols, event=event.name, event_date=event.date), "event", "xlsx",
-                     event.name)
-    if kind == "results":
-        return _send(reports.event_results_pdf(protocols, event=event.name, event_date=event.date), "results", "pdf",
-                     event.name)
-    if kind == "certificates":
-        return _send(reports.certificates_pdf(protocols, event=event.name, event_date=event.date), "certificates",
-                     "pdf", event.name)
-    abort(404)
+    tables = [loaded for loaded in services.load_many(session, services.events.tables_of(session, event.id)).values()
+              if loaded.game is not None and not loaded.broken]
+    if not tables:
+        abort(404)
+    name, ext = EVENT_FILES[kind]
+    return _send(game.event_file(kind, tables, event), name, ext, event.name)
 
 
 def start_protocol(session, table_id):

@@ -497,7 +497,14 @@ class EventForm(_Messages, BaseForm):
     name = StringField(validators=[_name_check(200, lambda: _("The event needs a name (up to 200 characters)"))])
     date = DateField(validators=[Optional()])
     pack = SelectField(validate_choice=False)
+    game = StringField(validators=[Optional()])  # the game's ruleset key, when no pack is chosen
     tables = IntegerField(validators=[Optional()])
+
+    def validate_game(self, field):
+        from facilitator import games
+        if field.data and field.data not in {g.key for g in games.registered()}:
+            raise ValidationError(_("Unknown game {game!r} (known: {known})", game=field.data[:40],
+                                    known=", ".join(g.key for g in games.registered())))
 
     def validate_date(self, field):
         if field.raw_data and field.raw_data[0].strip() and field.data is None:
@@ -524,6 +531,9 @@ class EventForm(_Messages, BaseForm):
             self.date.errors = [_("The date must look like 2026-11-29")]
         if self.tables.errors:
             self.tables.errors = [_("Tables to create now: a whole number from 0 to {max}", max=MAX_NEW_TABLES)]
+        if not self.game.data and not self.pack.data:  # no game is the default
+            self.game.errors = list(self.game.errors) + [_("Choose the game: its content pack, or the game itself")]
+            ok = False
         return ok
 
 

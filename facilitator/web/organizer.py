@@ -100,7 +100,8 @@ def create_event():
             return redirect(url_for("organizer.home"), 303)
         pack_row = services.packs.row_by_id(s, int(form.pack.data)) if form.pack.data else None
         event = services.events.create_event(s, form.name.data.strip(),
-                                             form.date.data.isoformat() if form.date.data else None, pack_row)
+                                             form.date.data.isoformat() if form.date.data else None, pack_row,
+                                             ruleset=form.game.data or None)
         services.events.add_tables(s, event, [_("Table {n}", n=i + 1) for i in range(form.tables.data or 0)])
         event_id = event.id
     return redirect(url_for("organizer.event", event_id=event_id), 303)

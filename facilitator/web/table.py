@@ -102,10 +102,11 @@ class Refusal:
     path: str = None
 
 
-def refusal(err, game=None, pack=None, undo=False):
+def refusal(err, game=None, pack=None, undo=False, with_path=True):
     """The one mapping of a refused write to its ``Refusal`` (ARCHITECTURE.md decision 13):
     names things by their names in the game's words (``game.error_text`` with the table's
-    ``pack``: Alter Ego's cards and actives, not their keys)."""
+    ``pack``: Alter Ego's cards and actives, not their keys). A malformed field's message
+    starts with its path on a screen; the API (``with_path=False``) gives the path apart."""
     from facilitator.rules.errors import IllegalMoveError, RulesError
     from facilitator.safejson import JSONInputError
     if isinstance(err, services.StaleMove):
@@ -117,7 +118,9 @@ def refusal(err, game=None, pack=None, undo=False):
     if isinstance(err, IllegalMoveError):
         return Refusal(422, err.code, _words(game).error_text(err, pack), rule=err.rule)
     if isinstance(err, (RulesError, JSONInputError)):
-        return Refusal(400, "malformed", _words(game).error_text(err, pack), path=getattr(err, "path", None))
+        from facilitator.i18n import translate_error
+        text = _words(game).error_text(err, pack) if with_path or not isinstance(err, RulesError) else translate_error(err)
+        return Refusal(400, "malformed", text, path=getattr(err, "path", None))
     if isinstance(err, LookupError):
         return Refusal(409, "nothing_to_undo", _("There is no move to undo"))
     raise err

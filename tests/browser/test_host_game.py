@@ -20,7 +20,7 @@ import sys
 
 import pytest
 
-from facilitator.content import sample_pack
+from facilitator.rules.lyceum.ruleset import sample_pack
 
 from .conftest import CHROMIUM, ORGANIZER_PASSWORD
 

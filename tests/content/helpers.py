@@ -6,7 +6,7 @@ from io import BytesIO
 
 from openpyxl import load_workbook
 
-from facilitator.content import sample_pack, sample_pack_data
+from facilitator.rules.lyceum.ruleset import sample_pack, sample_pack_data
 from facilitator.games.lyceum.excel import pack_to_workbook, workbook_to_pack
 from facilitator.content.importing import PackImportError
 from facilitator.rules.lyceum import read_pack

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from facilitator.cli import main
-from facilitator.content import sample_pack
+from facilitator.rules.lyceum.ruleset import sample_pack
 from facilitator.games.lyceum.excel import pack_to_workbook, workbook_to_pack
-from facilitator.content.importing import json_to_pack, pack_to_json
+from facilitator.games.lyceum.importing import json_to_pack, pack_to_json
 from facilitator.storage.db import dispose_all
 
 from .helpers import edited, odd_pack, sample_workbook

@@ -7,7 +7,7 @@ import json
 import pytest
 from sqlmodel import select
 
-from facilitator.content import sample_pack, sample_pack_data
+from facilitator.rules.lyceum.ruleset import sample_pack, sample_pack_data
 from facilitator.games.lyceum.excel import pack_to_workbook, workbook_to_pack
 from facilitator.content.importing import PackImportError
 from facilitator.services.packs import get_row, list_packs, pack_of, store_pack
@@ -58,7 +58,7 @@ def test_storing_a_changed_pack_adds_a_version_and_keeps_the_old_one(engine):
     changed = edited(pack_to_workbook(sample_pack()), [("Карты", "D2", "Олимпиада по математике")])
     with session_scope(engine) as session:
         v2 = store_pack(session, workbook_to_pack(changed)).version
-        old, new = pack_of(get_row(session, "sample", 1)), pack_of(get_row(session, "sample"))
+        old, new = pack_of(get_row(session, "sample", 1, ruleset="lyceum-16-25")), pack_of(get_row(session, "sample", ruleset="lyceum-16-25"))
         listed = [(r.key, r.version) for r in list_packs(session)]
     assert (v1, again, v2) == (1, 1, 2)
     assert old == sample_pack()
@@ -89,7 +89,7 @@ def test_a_game_in_progress_keeps_its_pack_version_when_the_pack_changes(engine)
         row = store_pack(session, sample_pack())
         key, version = row.key, row.version
     with session_scope(engine) as session:
-        started_with = pack_of(get_row(session, key, version))
+        started_with = pack_of(get_row(session, key, version, ruleset="lyceum-16-25"))
     full, _game = random_game(started_with, seed=7, players=4)
     half = len(full.moves) // 2
     in_progress = Record(table=full.table, pack=started_with, players=full.players, moves=full.moves[:half])
@@ -102,8 +102,8 @@ def test_a_game_in_progress_keeps_its_pack_version_when_the_pack_changes(engine)
         assert new_row.version == version + 1
 
     with session_scope(engine) as session:
-        original = pack_of(get_row(session, key, version))
-        latest = pack_of(get_row(session, key))
+        original = pack_of(get_row(session, key, version, ruleset="lyceum-16-25"))
+        latest = pack_of(get_row(session, key, ruleset="lyceum-16-25"))
     again = Record(table=full.table, pack=original, players=full.players, moves=full.moves[:half])
     assert standings([replay(again)]) == before
     # and the game goes on to its end with the version it started with

@@ -16,10 +16,10 @@ from io import BytesIO
 
 import pytest
 
-from facilitator.content import sample_pack_data
+from facilitator.rules.lyceum.ruleset import sample_pack_data
 from facilitator.games.lyceum import excel
 from facilitator.games.lyceum.excel import MAX_CELLS, MAX_ROWS, MAX_UNPACKED, check_workbook_file, workbook_to_pack
-from facilitator.content.importing import PackImportError, json_to_pack, load_pack_bytes
+from facilitator.games.lyceum.importing import PackImportError, json_to_pack, load_pack_bytes
 from facilitator.rules.lyceum.fields import MAX_CARDS, MAX_LEVELS
 
 from .helpers import edited, refusal, sample_workbook

@@ -4,7 +4,7 @@ English template, so the import and the pack editor can say them in Russian; the
 
 import pytest
 
-from facilitator.content import sample_pack_data
+from facilitator.rules.lyceum.ruleset import sample_pack_data
 from facilitator.rules import Problem
 from facilitator.rules.lyceum import pack_problems
 from facilitator.rules.lyceum.cards import colour_breaks, colour_problems, read_card

@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from facilitator.games.lyceum.excel import pack_to_workbook, workbook_to_pack
-from facilitator.content.importing import json_to_pack, pack_to_json
+from facilitator.games.lyceum.importing import json_to_pack, pack_to_json
 from facilitator.rules.lyceum import ERA_KEYS, SKILLS, read_pack
 from facilitator.rules.lyceum.cards import COLOR_RULES
 

@@ -13,9 +13,9 @@ import json
 
 import pytest
 
-from facilitator.content import sample_pack_data
+from facilitator.rules.lyceum.ruleset import sample_pack_data
 from facilitator.games.lyceum.excel import workbook_to_pack
-from facilitator.content.importing import PackImportError, json_to_pack
+from facilitator.games.lyceum.importing import PackImportError, json_to_pack
 from facilitator.i18n import use_locale
 
 from .helpers import edited, refusal, sample_data_with, sample_workbook

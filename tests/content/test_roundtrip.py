@@ -7,10 +7,10 @@ from io import BytesIO
 import pytest
 from openpyxl import load_workbook
 
-from facilitator.content import sample_pack
+from facilitator.rules.lyceum.ruleset import sample_pack
 from facilitator.games.lyceum.excel import (CARD_COLUMNS, pack_to_workbook, template_workbook,
                                        workbook_to_pack)
-from facilitator.content.importing import json_to_pack, pack_to_json
+from facilitator.games.lyceum.importing import json_to_pack, pack_to_json
 from facilitator.i18n import use_locale
 from facilitator.rules.lyceum import SKILLS
 
@@ -159,11 +159,11 @@ def test_control_characters_a_workbook_cannot_hold_are_left_out_of_the_export():
 
 @pytest.mark.parametrize("filename", ["deck.xlsx", "DECK.XLSX", "deck.xlsm", "upload", ""])
 def test_an_uploaded_workbook_is_recognized_by_its_name_or_its_first_bytes(filename):
-    from facilitator.content.importing import load_pack_bytes
+    from facilitator.games.lyceum.importing import load_pack_bytes
     assert load_pack_bytes(sample_workbook(), filename) == sample_pack()
 
 
 @pytest.mark.parametrize("filename", ["pack.json", "pack.JSON", "pack", ""])
 def test_an_uploaded_json_pack_is_recognized_by_its_name_or_its_first_bytes(filename):
-    from facilitator.content.importing import load_pack_bytes
+    from facilitator.games.lyceum.importing import load_pack_bytes
     assert load_pack_bytes(pack_to_json(odd_pack()).encode("utf-8"), filename) == odd_pack()

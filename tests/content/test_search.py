@@ -3,7 +3,7 @@ its title, among the cards of the current era and the chosen colour only."""
 
 import pytest
 
-from facilitator.content import sample_pack
+from facilitator.rules.lyceum.ruleset import sample_pack
 from facilitator.games.lyceum.search import code_key, find_cards, title_key
 
 

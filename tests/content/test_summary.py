@@ -1,7 +1,7 @@
 """Issue 6, item 6: a pack's summary counts its cards per era and colour, averages their
 conditions, and warns (without refusing) about what looks unbalanced."""
 
-from facilitator.content import sample_pack
+from facilitator.rules.lyceum.ruleset import sample_pack
 from facilitator.games.lyceum.summary import format_summary, pack_summary
 from facilitator.i18n import use_locale
 from facilitator.rules.lyceum import read_pack

@@ -12,7 +12,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 import facilitator.content as content_package
-from facilitator.content import importing
+from facilitator.games.lyceum import importing
 from facilitator.games.lyceum import excel
 from facilitator.i18n import translations
 from facilitator.rules.lyceum import pack as pack_module
@@ -22,7 +22,7 @@ from facilitator.rules.lyceum.pack import MALFORMED_KEYS
 #: the modules whose texts content.po translates: «16/25»'s deck files, search and summary (its
 #: game package) and the import refusals and ``facilitator pack`` every game shares
 MODULES = [Path("facilitator/games/lyceum") / name for name in ("excel.py", "summary.py", "search.py")] + [
-    Path("facilitator/content") / name for name in ("importing.py", "commands.py")]
+    Path("facilitator/games/lyceum") / "importing.py", Path("facilitator/games/lyceum/commands.py")]
 CATALOGS = resources.files("facilitator").joinpath("games", "lyceum", "translations", "ru")
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from facilitator import services
 from facilitator.services import events
-from facilitator.content import sample_pack
+from facilitator.rules.lyceum.ruleset import sample_pack
 from facilitator.rules.lyceum.simulate import random_game
 from facilitator.storage.models import ContentPackRow, Event, GameTable, MoveRow, Setting
 from tests import pages
@@ -26,7 +26,7 @@ PASSWORD = "lyceum-organizer-2026"
 # ----- the database ---------------------------------------------------------------------------
 def new_event(app, name="Кубок лицея", date="2026-11-29"):
     with db(app) as s:
-        return events.create_event(s, name, date).id
+        return events.create_event(s, name, date, ruleset="lyceum-16-25").id
 
 
 def game_record(seed, players, moves=None):

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from facilitator import services
-from facilitator.content import sample_pack_data
+from facilitator.rules.lyceum.ruleset import sample_pack_data
 from facilitator.rules.alterego.moves import ALLOWED as ALTER_EGO_KEYS
 from facilitator.rules.lyceum.moves import ALLOWED as LYCEUM_KEYS
 from facilitator.rules.newangeles.moves import ALLOWED as NEW_ANGELES_KEYS

@@ -206,20 +206,20 @@ def test_a_queued_moves_file_with_a_list_as_a_move_type_is_refused_naming_the_mo
 def test_an_event_asked_for_tables_beyond_the_range_is_refused_naming_it(app, client, tables):
     english(client)
     before = everything(app)
-    response = post(client, "/organizer/events", {"name": "Кубок", "date": "2026-11-29", "tables": tables},
+    response = post(client, "/organizer/events", {"name": "Кубок", "date": "2026-11-29", "tables": tables, "game": "lyceum-16-25"},
                     follow_redirects=True)
     assert flashes(response, "error") == ["Tables to create now: a whole number from 0 to 100"]
-    answer = client.post("/api/v1/events", json={"name": "Кубок", "tables": tables})
+    answer = client.post("/api/v1/events", json={"name": "Кубок", "tables": tables, "game": "lyceum-16-25"})
     assert answer.status_code == 400
     assert "a whole number from 0 to 100" in answer.get_json()["error"]["message"]
     assert everything(app) == before
-    assert client.post("/api/v1/events", json={"name": "Кубок", "tables": 100}).status_code == 201
+    assert client.post("/api/v1/events", json={"name": "Кубок", "tables": 100, "game": "lyceum-16-25"}).status_code == 201
 
 
 def test_an_event_holding_its_most_tables_refuses_one_more(app, client, monkeypatch):
     monkeypatch.setattr(services.tables, "MAX_EVENT_TABLES", 3)
     english(client)
-    created = client.post("/api/v1/events", json={"name": "Кубок", "tables": 3}).get_json()
+    created = client.post("/api/v1/events", json={"name": "Кубок", "tables": 3, "game": "lyceum-16-25"}).get_json()
     before = everything(app)
     answer = client.post(f"/api/v1/events/{created['id']}/tables", json={"name": "Стол 4"})
     assert answer.status_code == 409 and answer.get_json()["error"]["code"] == "event_full"

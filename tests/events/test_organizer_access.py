@@ -44,7 +44,7 @@ def organizer_forms(app, event_id, table_id):
     with db(app) as s:
         backup = json.dumps(events.backup(s, event_id)).encode()
     return [
-        ("create an event", "/organizer/events", {"name": "Второй тур", "date": "2026-11-30", "tables": "2"}),
+        ("create an event", "/organizer/events", {"name": "Второй тур", "date": "2026-11-30", "tables": "2", "game": "lyceum-16-25"}),
         ("add a table", f"{base}/tables", {"name": "Стол В", "host_name": "Маша"}),
         ("rename a table", f"{base}/tables/{table_id}/rename", {"name": "Стол Z"}),
         ("reissue a table's access", f"{base}/tables/{table_id}/reissue", {}),

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from facilitator import services
-from facilitator.content import sample_pack
+from facilitator.rules.lyceum.ruleset import sample_pack
 from facilitator.rules import IllegalMoveError
 from facilitator.rules.lyceum import Move
 from facilitator.rules import registry

@@ -85,7 +85,7 @@ def test_a_script_sets_up_an_event_with_the_organizers_token_until_it_signs_out(
     assert token.startswith("org_")
     script = bearer(app, token)
 
-    created = script.send("POST", "/api/v1/events", {"name": "Кубок лицея", "tables": 3})
+    created = script.send("POST", "/api/v1/events", {"name": "Кубок лицея", "tables": 3, "game": "lyceum-16-25"})
     assert created.status_code == 201, created.get_json()
     event = created.get_json()
     read = script.get(f"/api/v1/events/{event['id']}").get_json()

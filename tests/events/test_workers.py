@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from facilitator.content import sample_pack
+from facilitator.rules.lyceum.ruleset import sample_pack
 from facilitator.rules.lyceum import Game
 from facilitator.rules.errors import IllegalMoveError
 from facilitator.rules.lyceum.simulate import choose_move, random_setup
@@ -121,7 +121,7 @@ def test_four_workers_on_a_fresh_database_lose_and_double_nothing(kind, tmp_path
         status, body = server.request("POST", "/api/v1/session", {"password": PASSWORD})
         assert status == 201, body
         organizer = body["token"]
-        status, event = server.request("POST", "/api/v1/events", {"name": "Кубок четырёх", "tables": TABLES},
+        status, event = server.request("POST", "/api/v1/events", {"name": "Кубок четырёх", "tables": TABLES, "game": "lyceum-16-25"},
                                        token=organizer)
         assert status == 201, event
         pack = sample_pack()

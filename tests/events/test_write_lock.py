@@ -12,7 +12,7 @@ import time
 import pytest
 
 from facilitator import services
-from facilitator.content import sample_pack
+from facilitator.rules.lyceum.ruleset import sample_pack
 from facilitator.rules.lyceum import Move
 from facilitator.rules import registry
 from facilitator.storage.models import GameTable

@@ -12,7 +12,7 @@ from facilitator.rules.newangeles.pack import SAMPLE_RULES
 
 from .helpers import make_game, pack_data, refused, deal
 
-SHIPPED = Path(__file__).resolve().parents[2] / "facilitator" / "content" / "newangeles_pack.json"
+SHIPPED = Path(__file__).resolve().parents[2] / "facilitator" / "rules" / "newangeles" / "sample_pack.json"
 
 
 def test_the_default_pack_is_the_shipped_file_read_exactly():

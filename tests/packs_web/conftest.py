@@ -21,7 +21,7 @@ def host_only(app):
     """A host's tablet: it opened its table with the host link of the access sheet, so it may run
     that table, but it is not signed in as the organizer."""
     with db(app) as s:
-        event = events.create_event(s, "Кубок лицея", "2026-11-29")
+        event = events.create_event(s, "Кубок лицея", "2026-11-29", ruleset="lyceum-16-25")
         table = events.add_table(s, event, "Стол 1")
         table_id, token = table.id, table.token
     browser = app.test_client()

@@ -7,8 +7,8 @@ from urllib.parse import quote
 
 import pytest
 
-from facilitator.content import sample_pack
-from facilitator.content.importing import pack_to_json
+from facilitator.rules.lyceum.ruleset import sample_pack
+from facilitator.games.lyceum.importing import pack_to_json
 
 from .helpers import PACKS, csrf_token, everything
 

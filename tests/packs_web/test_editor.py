@@ -12,7 +12,7 @@ import pytest
 from babel.messages.extract import extract_from_file
 
 from facilitator import i18n
-from facilitator.content import sample_pack_data
+from facilitator.rules.lyceum.ruleset import sample_pack_data
 
 from .helpers import PACKS, card_fields, card_of, character_of, get, latest, submit, versions
 

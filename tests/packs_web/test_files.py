@@ -11,9 +11,9 @@ from io import BytesIO
 import pytest
 from openpyxl import load_workbook
 
-from facilitator.content import sample_pack, sample_pack_data
+from facilitator.rules.lyceum.ruleset import sample_pack, sample_pack_data
 from facilitator.games.lyceum.excel import workbook_to_pack
-from facilitator.content.importing import PackImportError, json_to_pack
+from facilitator.games.lyceum.importing import PackImportError, json_to_pack
 from facilitator.i18n import use_locale
 from facilitator.rules.lyceum import read_pack
 

@@ -16,7 +16,7 @@ SEATS = {LYCEUM: 4, ALTER_EGO: 3, NEW_ANGELES: 4}
 def _simulated(game, seed):
     """A finished random game of ``game`` as a record dict, and its players' names."""
     if game == LYCEUM:
-        from facilitator.content import sample_pack
+        from facilitator.rules.lyceum.ruleset import sample_pack
         from facilitator.rules.lyceum.simulate import random_game
         record, _game = random_game(sample_pack(), seed=seed, players=SEATS[game], table="Стол 1")
         data = record.to_dict()

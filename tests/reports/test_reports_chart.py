@@ -9,7 +9,8 @@ import pytest
 from pypdf import PdfReader
 
 from facilitator.i18n import use_locale
-from facilitator.reports.chart import axis, nice_step, tick_label, xp_chart_svg
+from facilitator.games.lyceum.chart import xp_chart_svg
+from facilitator.reports.chart import axis, nice_step, tick_label
 from facilitator.games.lyceum.pdf import table_protocol_pdf
 from facilitator.games.lyceum.protocol import build_protocol
 

@@ -12,8 +12,8 @@ import pytest
 from pypdf import PdfReader
 
 from facilitator.i18n import use_locale
-from facilitator.reports.chart import xp_chart_svg
-from facilitator.content import sample_pack
+from facilitator.games.lyceum.chart import xp_chart_svg
+from facilitator.rules.lyceum.ruleset import sample_pack
 from facilitator.games.lyceum.pdf import (blank_protocol_pdf, certificates_pdf, event_results_pdf,
                                      render_protocol_pdf_from_record, table_protocol_pdf)
 from facilitator.games.lyceum.protocol import UndoneMove, build_protocol, undone_as_json

@@ -11,7 +11,7 @@ import pytest
 from openpyxl import load_workbook
 from openpyxl.styles import Font
 
-from facilitator.content import sample_pack
+from facilitator.rules.lyceum.ruleset import sample_pack
 from facilitator.i18n import use_locale
 from facilitator.games.lyceum.protocol import UndoneMove, build_protocol
 from facilitator.games.lyceum.workbook import event_workbook_xlsx, table_protocol_xlsx

@@ -69,7 +69,7 @@ def test_hostile_names_are_names_in_the_event_workbook():
 
 
 def test_a_deck_exported_to_excel_keeps_its_titles_as_text():
-    from facilitator.content import sample_pack_data
+    from facilitator.rules.lyceum.ruleset import sample_pack_data
     from facilitator.games.lyceum.excel import pack_to_workbook
     from facilitator.rules.lyceum import read_pack
     data = sample_pack_data()

@@ -54,7 +54,7 @@ def test_no_player_can_pass_the_xp_ceiling_without_corrections():
 
 @pytest.mark.parametrize("seed", range(5))
 def test_simulated_games_stay_far_below_every_bound(seed):
-    from facilitator.content import sample_pack
+    from facilitator.rules.lyceum.ruleset import sample_pack
     record, game = random_game(sample_pack(), seed=seed, adjust_rate=0.05)
     assert max(p.xp for p in game.players.values()) < MAX_XP / 4
     assert max(v for p in game.players.values() for v in p.skills.values()) < MAX_SP

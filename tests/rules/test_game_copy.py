@@ -1,7 +1,7 @@
 """``Game.copy()``: the app applies a new move to a copy of the table's newest game instead of
 replaying the log, so a copy must move on its own and end exactly where a replay ends."""
 
-from facilitator.content import sample_pack
+from facilitator.rules.lyceum.ruleset import sample_pack
 from facilitator.rules.lyceum import replay
 from facilitator.rules.lyceum.simulate import random_game
 from facilitator.rules.lyceum.standings import table_standing

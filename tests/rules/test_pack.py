@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from facilitator.content import sample_pack, sample_pack_data
+from facilitator.rules.lyceum.ruleset import sample_pack, sample_pack_data
 from facilitator.rules import PackError
 from facilitator.rules.lyceum import COLORS, ERA_KEYS, pack_problems, read_pack, write_pack
 

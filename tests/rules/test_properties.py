@@ -29,7 +29,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
-from facilitator.content import sample_pack, sample_pack_data
+from facilitator.rules.lyceum.ruleset import sample_pack, sample_pack_data
 from facilitator.rules import IllegalMoveError
 from facilitator.rules.lyceum import COLORS, DECISIONS, ERA_KEYS, MOVE_TYPES, SKILLS, Game, PlayerSetup, Record, read_move, read_pack, read_record, replay, standings, write_record
 from facilitator.rules.lyceum.simulate import random_game

@@ -2,7 +2,7 @@
 
 import pytest
 
-from facilitator.content import sample_pack
+from facilitator.rules.lyceum.ruleset import sample_pack
 from .helpers import (FINISH, adjust, allocate, allocate_all, card_data, character, draw, flat,
                       give, make_game, make_pack, pass_, play_deferred, reach_finish, refused, rest,
                       set_skills, share, skills)

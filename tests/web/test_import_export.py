@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from facilitator.content import sample_pack
+from facilitator.rules.lyceum.ruleset import sample_pack
 from facilitator.rules.lyceum import Move, read_record, standings
 from facilitator.rules.lyceum import replay
 from facilitator.rules.lyceum.simulate import random_game

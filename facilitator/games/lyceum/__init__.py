@@ -15,6 +15,7 @@ class Lyceum(GamePackage):
     screens = "facilitator.games.lyceum.screens"
     turn, setup, final = "lyceum.turn", "lyceum.setup", "lyceum.final"
     reports = "facilitator.games.lyceum.reports"
+    commands = {"pack": "facilitator.games.lyceum.commands"}  # the deck's Excel template, import, export
 
     def blueprints(self):
         from facilitator.games.lyceum import packs, screens
@@ -44,6 +45,22 @@ class Lyceum(GamePackage):
         from facilitator.i18n import describe_error, translate_error
         from facilitator.rules.errors import IllegalMoveError
         return translate_error(err) if isinstance(err, IllegalMoveError) else describe_error(err)
+
+    event_files = ("workbook", "results", "certificates")
+
+    def event_file(self, kind, tables, event):
+        """The event workbook (a summary and every table's protocol), the results with team and
+        individual rankings, or the certificates (RULES.md 5)."""
+        from facilitator.games.lyceum import pdf, workbook
+        from facilitator.games.lyceum.protocol import build_protocol
+        protocols = [build_protocol(t.game, undone=t.undone_moves(), event=event.name) for t in tables]
+        make = {"workbook": workbook.event_workbook_xlsx, "results": pdf.event_results_pdf,
+                "certificates": pdf.certificates_pdf}[kind]
+        return make(protocols, event=event.name, event_date=event.date)
+
+    def blank_protocol(self, table_name, players, pack, event=None, event_date=None):
+        from facilitator.games.lyceum.pdf import blank_protocol_pdf
+        return blank_protocol_pdf(table_name, players, pack=pack, event=event, event_date=event_date)
 
     def print_globals(self):
         from facilitator.games.lyceum.pdf import print_globals

@@ -37,8 +37,8 @@ from facilitator.reports.cells import put as put_cell
 from facilitator.rules.lyceum import ERA_KEYS, PACK_FORMAT, SKILLS, pack_problems, read_pack
 from facilitator.rules.lyceum.cards import COLOR_RULES, COLOR_XP, COLORS
 from facilitator.rules.lyceum.fields import MAX_SP, MAX_XP, shown
-from facilitator.content import sample_pack
-from facilitator.content.importing import (IMPORT_TEMPLATES, ImportProblem, PackImportError, color_name, era_name, json_to_pack,
+from facilitator.rules.lyceum.ruleset import sample_pack
+from facilitator.games.lyceum.importing import (IMPORT_TEMPLATES, ImportProblem, PackImportError, color_name, era_name, json_to_pack,
                         problem_message, problem_text)
 
 __all__ = ["template_workbook", "pack_to_workbook", "workbook_to_pack", "json_to_pack",

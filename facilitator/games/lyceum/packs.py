@@ -12,6 +12,7 @@ from facilitator.services.packs import adopt_version, get_row, list_packs, pack_
 from facilitator.games.lyceum.search import find_cards
 from facilitator.games.lyceum.summary import pack_summary
 from facilitator.i18n import gettext as _
+from facilitator.rules.lyceum.ruleset import RULESET
 from facilitator.rules.lyceum import ERA_KEYS, pack_problems
 from facilitator.rules.lyceum.cards import COLORS
 from facilitator.web import db_session
@@ -24,8 +25,8 @@ bp = Blueprint("packs", __name__, url_prefix="/organizer/packs")
 def problem_text(problem):
     """A pack problem in the current language, worded as the import words it (the eras and
     colours a problem lists by their names, as the editor's drop-down lists show them)."""
-    from facilitator.content.importing import color_name, era_name, problem_template
-    from facilitator.content.importing import problem_text as fill
+    from facilitator.games.lyceum.importing import color_name, era_name, problem_template
+    from facilitator.games.lyceum.importing import problem_text as fill
     params = dict(problem.params)
     if problem.key == "unknown_era":
         params["allowed"] = ", ".join(era_name(e) for e in ERA_KEYS)
@@ -35,7 +36,7 @@ def problem_text(problem):
 
 
 def _row_or_404(s, key, version=None):
-    row = get_row(s, key, version)
+    row = get_row(s, key, version, ruleset=RULESET.key)
     if row is None:
         abort(404)
     return row
@@ -45,7 +46,7 @@ def _row_or_404(s, key, version=None):
 @organizer_required
 def index():
     with db_session() as s:
-        rows = list_packs(s, "lyceum-16-25")
+        rows = list_packs(s, RULESET.key)
         packs = [(row, pack_of(row)) for row in rows]
     return render_template("packs/index.html", packs=packs)
 
@@ -101,8 +102,8 @@ def _took_code_of(problem, data, item, index):
 def _code_taken_text(problem):
     """The duplicate-code sentence naming the other item (the engine names the first one,
     which here is the edited item itself)."""
-    from facilitator.content.importing import problem_template
-    from facilitator.content.importing import problem_text as fill
+    from facilitator.games.lyceum.importing import problem_template
+    from facilitator.games.lyceum.importing import problem_text as fill
     return fill(problem_template(problem), dict(problem.params, first=problem.index + 1))
 
 
@@ -113,7 +114,7 @@ def _save(s, row, data, item, index, errors):
         return None
     _pack, problems = pack_problems(data)
     if problems:
-        from facilitator.content.importing import from_pack_problem
+        from facilitator.games.lyceum.importing import from_pack_problem
         for p in problems:
             if p.item == item and (index is None or p.index == index):
                 errors.setdefault(_field_of(p), []).append(problem_text(p))
@@ -229,7 +230,7 @@ def template():
 @bp.post("/upload")
 @organizer_required
 def upload():
-    from facilitator.content import importing
+    from facilitator.games.lyceum import importing
     upload = request.files.get("pack")
     if upload is None or not upload.filename:
         flash(_("Choose a pack file (.xlsx or .json) to upload"), "error")

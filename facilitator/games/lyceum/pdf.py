@@ -17,7 +17,8 @@ from facilitator.reports.pdf import _now, html_to_pdf, render_html  # noqa: F401
 from facilitator.rules.lyceum import DECLARATION_BONUS, ROUNDS, SKILLS
 from facilitator.rules.lyceum.eras import age_in_round, era_of_round
 from facilitator.rules.lyceum.setup import start_skills, turn_order
-from facilitator.reports.chart import PALETTE, xp_chart_svg
+from facilitator.games.lyceum.chart import xp_chart_svg
+from facilitator.reports.chart import PALETTE
 from facilitator.games.lyceum.event import build_event
 from facilitator.games.lyceum.protocol import Protocol, build_protocol
 

@@ -11,7 +11,7 @@ from facilitator.i18n import gettext
 from facilitator.rules.lyceum import ERA_KEYS, ERAS
 from facilitator.rules.lyceum.cards import COLOR_XP, COLORS
 from facilitator.rules.lyceum.skills import total
-from facilitator.content.importing import color_name, era_name
+from facilitator.games.lyceum.importing import color_name, era_name
 from facilitator.games.lyceum.search import code_key
 
 #: an era's deck of one colour with fewer cards than this is thin

@@ -480,8 +480,8 @@ def write_pack(pack):
 
 
 def default_pack_data():
-    """The 3rd-edition pack the app ships (``facilitator/content/alterego_pack.json``), a fresh copy."""
-    text = resources.files("facilitator").joinpath("content", "alterego_pack.json").read_text("utf-8")
+    """The 3rd-edition pack the app ships (``facilitator/rules/alterego/sample_pack.json``), a fresh copy."""
+    text = resources.files(__package__).joinpath("sample_pack.json").read_text("utf-8")
     return json.loads(text)
 
 

@@ -3,6 +3,7 @@ the CLI call for any game, answered by this game's engine. Its formats stay byte
 RECORD.md gives them; a setup is stored as the record's list of players."""
 
 import json
+from functools import lru_cache
 from importlib import resources
 
 from .fields import MAX_PLAYERS_LISTED, read_list
@@ -14,13 +15,24 @@ from .setup import read_player
 from .standings import individual_ranking, ranking_rule, standings, table_standing, team_ranking
 from ..registry import Ruleset
 
-__all__ = ["read_pack", "default_pack_data", "read_setup", "setup_json", "new_game", "read_move",
+__all__ = ["read_pack", "default_pack_data", "sample_pack", "sample_pack_data", "read_setup", "setup_json", "new_game", "read_move",
            "read_record", "make_record", "replay", "table_standing", "standings", "event_ranking"]
 
 
 def default_pack_data():
     """The sample pack shipped with the app (not the official deck), as a fresh JSON object."""
-    return json.loads(resources.files("facilitator.content").joinpath("sample_pack.json").read_text("utf-8"))
+    return json.loads(resources.files(__package__).joinpath("sample_pack.json").read_text("utf-8"))
+
+
+def sample_pack_data():
+    """The sample pack's `lyceum-pack/1` JSON object (a fresh copy)."""
+    return default_pack_data()
+
+
+@lru_cache(maxsize=1)
+def sample_pack():
+    """The sample pack, validated. Not the official Lyceum deck: see the README."""
+    return read_pack(default_pack_data())
 
 
 def read_setup(value, path="players"):

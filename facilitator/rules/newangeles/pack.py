@@ -4,7 +4,7 @@ rival cards and card lists.
 A pack that breaks any rule of RECORD.md §2 is refused as a whole, with every problem listed
 (``PackError``), so an organizer fixes a pack in one pass. Rule parameters a pack leaves out
 take the sample pack's values (D35): ``SAMPLE_RULES`` below, which is the ``rules`` object of
-``facilitator/content/newangeles_pack.json`` (a test keeps the two equal).
+``facilitator/rules/newangeles/sample_pack.json`` (a test keeps the two equal).
 """
 
 import json
@@ -416,8 +416,8 @@ def write_pack(pack):
 
 
 def default_pack_data():
-    """The pack the app ships (`facilitator/content/newangeles_pack.json`), a fresh copy."""
-    text = _resources.files("facilitator").joinpath("content", "newangeles_pack.json").read_text("utf-8")
+    """The pack the app ships (`facilitator/rules/newangeles/sample_pack.json`), a fresh copy."""
+    text = _resources.files(__package__).joinpath("sample_pack.json").read_text("utf-8")
     return json.loads(text)
 
 

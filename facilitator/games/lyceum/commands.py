@@ -14,9 +14,10 @@ import sys
 from pathlib import Path
 
 from facilitator.i18n import LOCALES, gettext, use_locale
+from facilitator.rules.lyceum.ruleset import RULESET
 from facilitator.services.db import engine_for, session_scope, startup
 from facilitator.games.lyceum.excel import pack_to_workbook, template_workbook
-from facilitator.content.importing import PackImportError, load_pack_bytes, pack_to_json
+from facilitator.games.lyceum.importing import PackImportError, load_pack_bytes, pack_to_json
 from facilitator.services.packs import ensure_sample, get_row, list_packs, pack_of, store_pack
 from facilitator.games.lyceum.summary import format_summary, pack_summary
 
@@ -69,8 +70,8 @@ def _with_sample(session):
     """Put the shipped sample pack in the library if it is not there yet. (Only then:
     ``ensure_sample`` stores a new version whenever the newest differs, which would undo an
     organizer's own version of the pack coded ``sample``.)"""
-    if get_row(session, "sample") is None:
-        ensure_sample(session)
+    if get_row(session, "sample", ruleset=RULESET.key) is None:
+        ensure_sample(session, RULESET.key)
 
 
 def cmd_template(args):
@@ -95,7 +96,7 @@ def cmd_import(args):
         lines += [str(p) for p in err.problems]
         return _fail("\n".join(lines))
     with session_scope(_engine()) as session:
-        before = get_row(session, pack.id)
+        before = get_row(session, pack.id, ruleset=RULESET.key)
         row = store_pack(session, pack)
         key, version = row.key, row.version
     if before is not None and before.version == version:
@@ -123,7 +124,7 @@ def cmd_export(args):
         return _fail(gettext("{path}: the file name must end in .xlsx or .json", path=args.out))
     with session_scope(_engine()) as session:
         _with_sample(session)
-        row = get_row(session, key, version)
+        row = get_row(session, key, version, ruleset=RULESET.key)
         if row is None:
             return _fail(gettext("There is no pack {pack} in the library", pack=args.pack))
         pack, version = pack_of(row), row.version
@@ -138,7 +139,7 @@ def cmd_export(args):
 def cmd_list(args):
     with session_scope(_engine()) as session:
         _with_sample(session)
-        rows = [(r.key, r.version, r.title, r.created_at) for r in list_packs(session, "lyceum-16-25")]
+        rows = [(r.key, r.version, r.title, r.created_at) for r in list_packs(session, RULESET.key)]
     headers = [gettext("Pack code"), gettext("Version"), gettext("Title"), gettext("Stored")]
     cells = [headers] + [[key, str(version), title, created.strftime("%Y-%m-%d %H:%M") if created else ""]
                          for key, version, title, created in rows]
