@@ -192,6 +192,8 @@ def main(argv=None):
     parser.add_argument("--moves", type=int, default=200, help="measured requests of each kind and round")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument("--profile", choices=("bare", "api", "form", "outbox"),
+                        help="also print where the CPU of this kind's requests goes (cProfile)")
     args = parser.parse_args(argv)
 
     with tempfile.TemporaryDirectory(prefix="bench-cost-") as tmp:
@@ -205,6 +207,25 @@ def main(argv=None):
         finally:
             if drop:
                 drop()
+
+
+def profile(args, measure, bare_insert, next_table):
+    """Where the CPU of one kind's requests goes: as many more of them under cProfile (the test
+    client's work included), rounds 1 and 10 in turn."""
+    import cProfile
+    import pstats
+    profiler = cProfile.Profile()
+    for i in range(args.moves):
+        round_no = 1 if i % 2 == 0 else 10
+        if args.profile == "bare":
+            profiler.runcall(bare_insert)
+            continue
+        t, move = next_table(round_no)
+        profiler.runcall(measure[args.profile], t, move)
+        t.game.apply(move)
+        t.moves += 1
+    print(f"  where the CPU of {args.moves} more requests of {args.profile} goes (cProfile):")
+    pstats.Stats(profiler, stream=sys.stdout).sort_stats("cumulative").print_stats(60)
 
 
 class Table:
@@ -225,7 +246,7 @@ def run(url, args, tmp):
     pack = sample_pack()
     rng = random.Random(args.seed)
     kinds = ("api", "form", "outbox")
-    per_round = -(-(len(kinds) * (args.moves + 10)) // MOVES_PER_TABLE) + 8
+    per_round = -(-(len(kinds) * (args.moves + 10) + (args.moves if args.profile else 0)) // MOVES_PER_TABLE) + 8
     pools = {1: [], 10: []}
     with services.db.session_scope(engine) as s:
         for round_no in pools:
@@ -346,6 +367,8 @@ def run(url, args, tmp):
             missed.append(kind)
         print(f"    {LABELS[kind]:<34} {ratio:5.2f}× (target ≤ {TARGETS[kind]:g}×) -> {'meets' if ok else 'MISSES'}"
               f"   round 10 / round 1: {growth:.2f}×")
+    if args.profile:
+        profile(args, measure, bare_insert, next_table)
     return 1 if args.check and missed else 0
 
 

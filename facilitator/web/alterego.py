@@ -36,7 +36,7 @@ from ..rules.alterego.pack import EVENT_FIELDS, USED_ABILITIES
 from ..rules.alterego.state import LAST_SEASON
 from ..rules.errors import IllegalMoveError, MalformedError, RulesError, SetupError
 from ..safejson import JSONInputError
-from . import db_session, games, use_locales
+from . import db, db_session, games, use_locales
 from .alterego_forms import MAX_SEATS, SetupForm, move_data, seat_errors
 from .auth import organizer_required, require_table
 from .forms import AfterForm
@@ -66,16 +66,15 @@ def _check_access():
     table_id = (request.view_args or {}).get("table_id")
     if table_id is None:
         return None
-    with db_session() as s:
-        try:
-            table = services.get_table(s, table_id)
-        except services.TableNotFound:
-            abort(404)
-        require_table(table)
-        if table.ruleset != RULESET:
-            if request.method == "GET":  # another game's table: its own screens
-                return redirect(games.screen_url(table, "turn"))
-            abort(404)
+    try:  # read in the request's transaction: the view goes on in it (one transaction, not two)
+        table = services.get_table(db(), table_id)
+    except services.TableNotFound:
+        abort(404)
+    require_table(table)
+    if table.ruleset != RULESET:
+        if request.method == "GET":  # another game's table: its own screens
+            return redirect(games.screen_url(table, "turn"))
+        abort(404)
     return None
 
 

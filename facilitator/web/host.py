@@ -28,7 +28,7 @@ from ..rules.registry import UnknownFormat
 from ..rules.lyceum.setup import setup_problems
 from ..rules.lyceum.standings import table_standing, winners
 from ..safejson import JSONInputError, dumps_safe, loads as safe_loads
-from . import db_session, games
+from . import db, db_session, games
 from .auth import client_key, grant_table, granted_table_ids, is_organizer, lone_tables, may_host, require_table
 from .describe import pending_reasons, result_lines, turn_order_text
 from .forms import (RANDOM, AdjustForm, AfterForm, AllocateForm, DrawForm, ManualCardForm, NewTableForm,
@@ -56,14 +56,13 @@ def _check_access():
     (or created on this tablet); importing a record is the organizer's."""
     table_id = (request.view_args or {}).get("table_id")
     if table_id is not None:
-        with db_session() as s:
-            try:
-                table = services.get_table(s, table_id)
-            except services.TableNotFound:
-                abort(404)
-            require_table(table)
-            if games.foreign(table) and request.endpoint in OWN_SCREENS:
-                return redirect(games.screen_url(table, OWN_SCREENS[request.endpoint]))
+        try:  # read in the request's transaction: the view goes on in it (one transaction, not two)
+            table = services.get_table(db(), table_id)
+        except services.TableNotFound:
+            abort(404)
+        require_table(table)
+        if games.foreign(table) and request.endpoint in OWN_SCREENS:
+            return redirect(games.screen_url(table, OWN_SCREENS[request.endpoint]))
     elif request.endpoint == "host.import_table" and not is_organizer():
         abort(403)
 

@@ -25,7 +25,7 @@ from ..reports.newangeles import corp_label, describe_next, event_lines, reason_
 from ..rules import registry
 from ..rules.errors import IllegalMoveError, MalformedError, SetupError
 from ..rules.newangeles import FEDERALIST, SLOTS, compute_deal, read_move, read_setup, table_standing
-from . import db_session, games, use_locales
+from . import db, db_session, games, use_locales
 from .auth import require_table
 from .forms import AfterForm
 from .newangeles_forms import (EMPTY_DEAL, FormProblem, adjust_move, capital_move, deal_move, deal_state,
@@ -71,16 +71,15 @@ def _check_access():
     use_locales(registry.get(RULESET).locales, RULESET)
     table_id = (request.view_args or {}).get("table_id")
     if table_id is not None:
-        with db_session() as s:
-            try:
-                table = services.get_table(s, table_id)
-            except services.TableNotFound:
-                abort(404)
-            require_table(table)
-            if table.ruleset != RULESET:
-                if request.endpoint in OWN_SCREENS and request.method == "GET":
-                    return redirect(games.screen_url(table, OWN_SCREENS[request.endpoint]))
-                abort(404)
+        try:  # read in the request's transaction: the view goes on in it (one transaction, not two)
+            table = services.get_table(db(), table_id)
+        except services.TableNotFound:
+            abort(404)
+        require_table(table)
+        if table.ruleset != RULESET:
+            if request.endpoint in OWN_SCREENS and request.method == "GET":
+                return redirect(games.screen_url(table, OWN_SCREENS[request.endpoint]))
+            abort(404)
 
 
 def _load(s, table_id):
