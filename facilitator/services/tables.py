@@ -412,7 +412,7 @@ def _assemble(session, table, pack_row, log, fresh=False):
             hit = replay_log(loaded.ruleset, pack, table.players, table.name, active)
             cache.put(table.id, GameCache.key(table, seq), hit)
             # what the log's moves take, for the next move's room check (the log is read now anyway)
-            cache.keep_log_bytes((table.id, table.created_at, seq), _bytes_of(loaded.log))
+            cache.keep_log_bytes((table.id, table.created_at, seq), _bytes_of(r for r in loaded.log if r.seq <= seq))
         loaded.game, loaded.last, loaded.problem, loaded._moves_in_force = hit
         if loaded.problem is not None and table.status != "broken":
             _mark_broken(session, loaded)
