@@ -123,7 +123,7 @@ def main(argv=None):
     print(f"    CPU time       median {cpu:.2f} ms, p95 {cpu95:.2f} ms   "
           f"[{target}: median {verdict(cpu)}, p95 {verdict(cpu95)}]")
     print(f"    of which       read_record {ms(statistics.median(read_t)):.2f} ms "
-          "(validates the inline pack), "
+          "(the moves; its inline pack is read once per content), "
           f"replay {ms(statistics.median(replay_t)):.2f} ms, "
           f"standings {ms(statistics.median(standing_t)):.2f} ms (medians, wall clock)")
     print(f"  a finished game replayed, median vs issue 19's target of {REPLAY_TARGET_MS:g} ms: CPU {cpu:.2f} ms "
