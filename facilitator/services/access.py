@@ -94,10 +94,9 @@ def new_pin(session):
 
 def reissue_access(session, table):
     """Revoke a table's host link and PIN and issue new ones."""
-    table.token = new_token()
-    table.pin = new_pin(session)
-    session.add(table)
-    session.flush()
+    from .tables import _write_table
+    session.flush()  # a table just added is in the database before its row is updated
+    _write_table(session, table, {"token": new_token(), "pin": new_pin(session)})
     return table
 
 

@@ -260,8 +260,8 @@ class _Checker:
         """The table's moves in force replay, and agree with the record the backup holds."""
         undone = {r["undoes"] for r in plan.log if r["kind"] in TAKE_BACK}
         active = [_Row(r) for r in plan.log if r["kind"] == "move" and r["seq"] not in undone]
-        game, _results, problem = replay_log(self.rules, self.packs[plan.pack],
-                                             json.dumps(plan.players, ensure_ascii=False), plan.name, active)
+        game, _last, problem, _moves = replay_log(self.rules, self.packs[plan.pack],
+                                                  json.dumps(plan.players, ensure_ascii=False), plan.name, active)
         if problem is not None:
             raise _error("{where}: the log does not replay: {error}", where=where, cause=problem.error)
         if record is None:

@@ -25,10 +25,10 @@ from functools import lru_cache
 from datetime import datetime, timezone
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import LargeBinary, bindparam, cast, func, insert, update
+from sqlalchemy import LargeBinary, bindparam, cast, event, func, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
-from sqlmodel import select
+from sqlmodel import Session, select
 
 from facilitator.rules import registry
 from facilitator.rules.errors import MalformedError, RulesError
@@ -95,22 +95,31 @@ def _plain(params):
 
 
 class LoadedTable:
-    """A table as the screens see it: its row, ruleset, pack, the game of its newest position
-    and its log (read from the database only when asked for: a write whose game is cached
-    never reads the log)."""
+    """A table as the screens see it: its row, ruleset, pack, the game of its newest position,
+    the result of its last move in force, and its log (read from the database only when asked
+    for: a write whose game is cached, and a turn screen, never read the log)."""
 
-    def __init__(self, table, pack_row, pack, game=None, log=None, undone=None, results=None, problem=None,
-                 session=None):
+    def __init__(self, table, pack_row, pack, game=None, log=None, undone=None, last=None, problem=None,
+                 session=None, moves_in_force=None):
         self.table = table
         self.pack_row = pack_row
         self.pack = pack
         self.game = game  # None until the setup is done
         self._log = log
         self._undone = undone
-        self.results = results if results is not None else {}  # seq of a move in force -> its result
+        self.last = last  # (seq, result) of the last move in force, None before the first
         self.problem = problem  # a Problem when the log does not replay
         self._session = session
+        self._moves_in_force = moves_in_force
         self.standing = None  # the table's standing of this position, once worked out
+
+    @property
+    def moves_in_force(self):
+        """How many moves are in force (not taken back): from the cached position, so a screen
+        that only asks whether there is a move to undo reads no log."""
+        if self._moves_in_force is None:
+            self._moves_in_force = len(self.active)
+        return self._moves_in_force
 
     @property
     def log(self):
@@ -187,8 +196,8 @@ class LoadedTable:
         return [(json.loads(r.data), undone[r.seq]) for r in self.log if r.kind == "move" and r.seq in undone]
 
     def last_result(self):
-        active = self.active
-        return self.results.get(active[-1].seq) if active else None
+        """What the last move in force did (the screen's "what changed" lines), without the log."""
+        return self.last[1] if self.last is not None else None
 
 
 def read_log(session, table_id, upto=None):
@@ -267,17 +276,62 @@ def game_cache(session):
 
 
 # ----- reading ------------------------------------------------------------------------------
+class TableRow:
+    """A table's row as one request read it: the ``game_table`` columns as attributes, read
+    with one plain SELECT instead of through the ORM (the access check of every move and every
+    screen reads it: the ORM's load cost more than the move's own writes). A write to the row
+    sets what it wrote here too (``_store``); a rollback drops every row the session held, so a
+    screen drawn after a refused write reads the table again."""
+
+    __slots__ = tuple(c.name for c in GameTable.__table__.columns)
+
+    def __init__(self, row):
+        for name, value in zip(self.__slots__, row):
+            setattr(self, name, value)
+
+    def __repr__(self):
+        return f"TableRow(id={self.id!r}, name={self.name!r}, seq={self.seq!r}, rev={self.rev!r})"
+
+
+_TABLE_ROW = select(*(GameTable.__table__.c[name] for name in TableRow.__slots__)).where(
+    GameTable.__table__.c.id == bindparam("table_id"))
+
+
 def get_table(session, table_id):
-    """A table's row, read once per session: the session holds it for as long as it lives (its
-    identity map alone would forget an object nobody holds between two uses in one request)."""
+    """A table's row (``TableRow``), read once per session: the session holds it until it
+    rolls back (its identity map alone would forget an object nobody holds between two uses in
+    one request, and a rollback may undo what was written to it)."""
     held = session.info.setdefault("tables", {})
     table = held.get(table_id)
     if table is None:
-        table = session.get(GameTable, table_id) if _valid_id(table_id) else None
-        if table is None:
+        row = session.connection().execute(_TABLE_ROW, {"table_id": table_id}).first() if _valid_id(table_id) else None
+        if row is None:
             raise TableNotFound(table_id)
-        held[table_id] = table
+        table = held[table_id] = TableRow(row)
     return table
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _forget_tables(session, _previous_transaction):
+    session.info.pop("tables", None)
+
+
+def _store(table, values):
+    """Put the values just written to a table's row on the object that holds it (a ``TableRow``
+    or an ORM ``GameTable``), as committed: nothing is written twice."""
+    if isinstance(table, TableRow):
+        for key, value in values.items():
+            setattr(table, key, value)
+    else:
+        for key, value in values.items():
+            set_committed_value(table, key, value)
+
+
+def _write_table(session, table, values):
+    """One UPDATE of a table's row that is no move (a name, a timer, access codes): not bound to
+    ``seq``, as these change nothing the replay depends on."""
+    session.connection().execute(update(GameTable).where(GameTable.id == table.id).values(**values))
+    _store(table, values)
 
 
 def _valid_id(value):
@@ -354,12 +408,20 @@ def _assemble(session, table, pack_row, log, fresh=False):
         seq = table.seq
         hit = None if fresh else cache.get(table, seq)
         if hit is None:
-            hit = replay_log(loaded.ruleset, pack, table.players, table.name, loaded.active)
+            active = loaded.active
+            hit = replay_log(loaded.ruleset, pack, table.players, table.name, active)
             cache.put(table.id, GameCache.key(table, seq), hit)
-        loaded.game, loaded.results, loaded.problem = hit
+            # what the log's moves take, for the next move's room check (the log is read now anyway)
+            cache.keep_log_bytes((table.id, table.created_at, seq), _bytes_of(r for r in loaded.log if r.seq <= seq))
+        loaded.game, loaded.last, loaded.problem, loaded._moves_in_force = hit
         if loaded.problem is not None and table.status != "broken":
             _mark_broken(session, loaded)
     return loaded
+
+
+def _bytes_of(log):
+    """The UTF-8 bytes of the moves of a log (taken-back ones included), as ``_log_bytes`` counts them."""
+    return sum(len(r.data.encode("utf-8")) for r in log if r.data is not None)
 
 
 def _mark_broken(session, loaded):
@@ -367,32 +429,43 @@ def _mark_broken(session, loaded):
     row at once, so the dashboard, the projector and the rankings leave it out too."""
     values = _head_values(loaded, loaded.game, loaded.problem, loaded.table.move_count, moved=False)
     values.pop("last_move_at", None)
-    session.connection().execute(update(GameTable).where(GameTable.id == loaded.table.id).values(**values))
-    for key, value in values.items():
-        set_committed_value(loaded.table, key, value)
+    _write_table(session, loaded.table, values)
     if loaded.table.event_id is not None:
         session.connection().execute(update(Event).where(Event.id == loaded.table.event_id)
                                      .values(version=Event.version + 1))
 
 
+class Position(tuple):
+    """What the cache keeps of a table's newest position: ``(game, last, problem, moves)`` —
+    the game, ``(seq, result)`` of the last move in force (None before the first: what the turn
+    screen's "what changed" lines need, so it never reads the log), the ``Problem`` of a log
+    that does not replay (or None), and how many moves are in force."""
+
+    __slots__ = ()
+
+    def __new__(cls, game, last, problem, moves):
+        return super().__new__(cls, (game, last, problem, moves))
+
+
 def replay_log(rules, pack, players_json, table_name, rows):
-    """``(game, {seq: result}, problem or None)`` for the move rows in force. A setup or move
-    the engine refuses stops the replay there, as a ``Problem``."""
+    """``Position(game, last, problem, moves)`` of the move rows in force: ``last`` is ``(seq,
+    result)`` of the last move applied. A setup or move the engine refuses stops the replay
+    there, as a ``Problem``."""
     try:
         game = rules.new_game(pack, rules.read_setup(json.loads(players_json)), table_name)
     except (RulesError, ValueError, TypeError, KeyError) as err:
-        return None, {}, Problem(seq=None, number=None, move=None, error=err)
-    results = {}
+        return Position(None, None, Problem(seq=None, number=None, move=None, error=err), len(rows))
+    last = None
     for number, row in enumerate(rows, start=1):
         data = None
         try:
             data = json.loads(row.data)
             # read as a record's move: a key a log stored before moves were held to their
             # fields (issue 17) is ignored, so that log still replays
-            results[row.seq] = game.apply(rules.read_move(data, strict=False))
+            last = (row.seq, game.apply(rules.read_move(data, strict=False)))
         except (RulesError, ValueError, TypeError, KeyError) as err:
-            return game, results, Problem(seq=row.seq, number=number, move=data, error=err)
-    return game, results, None
+            return Position(game, last, Problem(seq=row.seq, number=number, move=data, error=err), len(rows))
+    return Position(game, last, None, len(rows))
 
 
 # ----- writing --------------------------------------------------------------------------------
@@ -413,9 +486,11 @@ def _head_values(loaded, game, problem, moves_in_force, moved):
     return values
 
 
-def _compare_and_set(session, table, seq, rev, values, bump=True):
+def _compare_and_set(session, table, seq, rev, values, bump=True, store=True):
     """The one serialised write of a table: its row moves from ``(seq, rev)`` to ``values``,
-    or nothing is written and ``False`` comes back (another write came first).
+    or nothing is written and ``False`` comes back (another write came first). ``store``
+    False leaves the values off the row object (the caller puts them there once its next
+    statement is in too).
 
     Lock order: a write takes its table's row, then its event's row (``bump``: the projector's
     change check), never the other way round, so two writes never wait for each other in a
@@ -425,8 +500,8 @@ def _compare_and_set(session, table, seq, rev, values, bump=True):
                                          **{"v_" + key: value for key, value in values.items()}})
     if done.rowcount != 1:
         return False
-    for key, value in values.items():
-        set_committed_value(table, key, value)
+    if store:
+        _store(table, values)
     if bump and table.event_id is not None:
         session.connection().execute(_BUMP_EVENT, {"e_id": table.event_id})
     return True
@@ -474,32 +549,64 @@ def _by_client_id(session, table_id, client_id):
     return session.exec(select(MoveRow).where(MoveRow.table_id == table_id, MoveRow.client_id == client_id)).first()
 
 
-def _keep(session, loaded, seq, game, results, problem):
-    """Keep the game of the new position in this process's cache once the write commits."""
+def _keep(session, loaded, seq, position):
+    """Keep the new position in this process's cache once the write commits."""
     cache = game_cache(session)
     table = loaded.table
     key = GameCache.key(table, seq)
-    after_commit(session, lambda: cache.put(table.id, key, (game, results, problem)))
+    after_commit(session, lambda: cache.put(table.id, key, position))
+
+
+class LogRow:
+    """A log row this process appends: what a ``MoveRow`` read back would hold, without the
+    ORM's bookkeeping (the row is only inserted, never changed)."""
+
+    __slots__ = ("author", "client_id", "created_at", "data", "kind", "seq", "table_id", "undoes")
+
+    def __init__(self, table_id, seq, kind="move", data=None, undoes=None, author=None, client_id=None):
+        self.table_id, self.seq, self.kind, self.data, self.undoes = table_id, seq, kind, data, undoes
+        self.author, self.client_id, self.created_at = author, client_id, utcnow()
+
+    def values(self):
+        return {name: getattr(self, name) for name in self.__slots__}
 
 
 def _append(session, loaded, row, values, expected_seq):
     """Compare-and-set the table's row, then insert the log row. ``False`` when another write
-    came first (nothing is written); the unique (table, seq) and (table, client id) are a
-    second guard, refusing the insert with ``StaleMove`` (the caller's transaction then rolls
-    back as a whole)."""
-    if not _compare_and_set(session, loaded.table, expected_seq, loaded.table.rev, values):
+    came first (nothing is written). The unique (table, seq) and (table, client id) are a
+    second guard: an insert they refuse raises ``StaleMove`` (``already`` with the seq of the
+    move a client id names, when that is what it met), and the caller's transaction then rolls
+    back as a whole. What was written is put on the table's row object only once both are in."""
+    if not _compare_and_set(session, loaded.table, expected_seq, loaded.table.rev, values, store=False):
         return False
-    row.created_at = row.created_at or utcnow()
+    connection = session.connection()
     try:  # one INSERT, without the unit of work's bookkeeping (the row is only appended, never changed)
-        session.connection().execute(_INSERT_ROW, {
-            "table_id": row.table_id, "seq": row.seq, "kind": row.kind, "data": row.data, "undoes": row.undoes,
-            "author": row.author, "client_id": row.client_id, "created_at": row.created_at})
+        inserted = connection.execute(_insert_row_statement(connection.dialect.name), row.values()).first()
     except IntegrityError:
-        raise StaleMove(expected_seq, expected_seq + 1, bool(row.client_id)) from None
+        inserted = None
+    if inserted is None:
+        repeat = _by_client_id(session, row.table_id, row.client_id) if row.client_id else None
+        if repeat is not None:
+            raise StaleMove(expected_seq, expected_seq, True, repeat.seq)
+        raise StaleMove(expected_seq, expected_seq + 1, False)
+    _store(loaded.table, values)
     return True
 
 
-_INSERT_ROW = insert(MoveRow.__table__)
+@lru_cache(maxsize=8)
+def _insert_row_statement(dialect):
+    """The log row's INSERT, built once per database kind: one that meets the unique (table,
+    seq) or (table, client id) inserts nothing instead of failing (PostgreSQL's and SQLite's
+    ``ON CONFLICT DO NOTHING``), so the transaction stays usable to say which it met. It
+    returns the row's seq: no row back, nothing inserted."""
+    seq = MoveRow.__table__.c.seq
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as insert_or_nothing
+    elif dialect == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert as insert_or_nothing
+    else:
+        return insert(MoveRow.__table__).returning(seq)
+    return insert_or_nothing(MoveRow.__table__).on_conflict_do_nothing().returning(seq)
 
 
 # ----- how much one table's log keeps (issue 17) ----------------------------------------------------
@@ -552,17 +659,22 @@ def record_move(session, table_id, move, after, author=None, client_id=None):
 
     Raises ``StaleMove`` (the table is not at ``after``; ``already`` for a repeat, also by
     ``client_id``), ``IllegalMoveError`` (the rules refuse it), ``MalformedError`` for a table
-    without players, ``TableBroken`` for a table whose log does not replay."""
+    without players, ``TableBroken`` for a table whose log does not replay.
+
+    A move at the table's newest position reads nothing but the table's row: its game comes
+    from the cache, and a client id sent before is found by the insert meeting it (a queued
+    move recorded before names the position it was recorded at, so it can only meet one
+    whose ``after`` is behind the table)."""
     loaded = load(session, table_id)
     if loaded.game is None and loaded.problem is None:
         raise MalformedError("players", "the table has no players yet: finish the setup first")
     if loaded.problem is not None:
         raise TableBroken(loaded.problem)
     data = move.to_dict()
-    repeat = _by_client_id(session, loaded.table.id, client_id)
-    if repeat is not None:
-        raise StaleMove(after, loaded.seq, True, repeat.seq)
     if after != loaded.seq:
+        repeat = _by_client_id(session, loaded.table.id, client_id)
+        if repeat is not None:
+            raise StaleMove(after, loaded.seq, True, repeat.seq)
         raise _stale(session, loaded.table.id, after, data)
     game = loaded.game.copy()
     result = game.apply(move)  # IllegalMoveError: nothing is written
@@ -574,17 +686,15 @@ def record_move(session, table_id, move, after, author=None, client_id=None):
     seq = after + 1
     text = json.dumps(data, ensure_ascii=False)
     used = _check_room(session, loaded.table, after, len(text.encode("utf-8")))
-    row = MoveRow(table_id=loaded.table.id, seq=seq, kind="move", data=text,
-                  author=author, client_id=client_id or None)
-    values = dict(_head_values(loaded, game, None, loaded.table.move_count + 1, moved=True), seq=seq)
+    row = LogRow(loaded.table.id, seq, "move", text, author=author, client_id=client_id or None)
+    moves = loaded.moves_in_force + 1
+    values = dict(_head_values(loaded, game, None, moves, moved=True), seq=seq)
     if not _append(session, loaded, row, values, after):
         raise _stale(session, loaded.table.id, after, data)
-    results = dict(loaded.results)
-    results[seq] = result
     if loaded._log is not None:
         loaded._log.append(row)
-    loaded.game, loaded.results = game, results
-    _keep(session, loaded, seq, game, results, None)
+    loaded.game, loaded.last, loaded._moves_in_force = game, (seq, result), moves
+    _keep(session, loaded, seq, Position(game, (seq, result), None, moves))
     cache, table = game_cache(session), loaded.table
     after_commit(session, lambda: cache.keep_log_bytes((table.id, table.created_at, seq), used))
     return loaded, result
@@ -636,18 +746,19 @@ def _take_back(session, loaded, target_seq, kind, after, author):
     if after != loaded.seq:
         raise _stale(session, loaded.table.id, after)
     seq = after + 1
-    row = MoveRow(table_id=loaded.table.id, seq=seq, kind=kind, undoes=target_seq, author=author)
+    row = LogRow(loaded.table.id, seq, kind, undoes=target_seq, author=author)
     undone = dict(loaded.undone)
     undone[target_seq] = row
     active = [r for r in loaded.log if r.kind == "move" and r.seq not in undone]
-    game, results, problem = replay_log(loaded.ruleset, loaded.pack, loaded.table.players, loaded.table.name, active)
-    values = dict(_head_values(loaded, game, problem, len(active), moved=True), seq=seq)
+    position = replay_log(loaded.ruleset, loaded.pack, loaded.table.players, loaded.table.name, active)
+    game, _last, problem, moves = position
+    values = dict(_head_values(loaded, game, problem, moves, moved=True), seq=seq)
     if not _append(session, loaded, row, values, after):
         raise _stale(session, loaded.table.id, after)
     loaded._log = loaded.log + [row]
     loaded.undone = undone
-    loaded.game, loaded.results, loaded.problem = game, results, problem
-    _keep(session, loaded, seq, game, results, problem)
+    loaded.game, loaded.last, loaded.problem, loaded._moves_in_force = position
+    _keep(session, loaded, seq, position)
     cache, table = game_cache(session), loaded.table
     used = cache.log_bytes((table.id, table.created_at, after))
     if used is not None:  # a take-back row holds no move: the log's moves take what they took
@@ -790,22 +901,20 @@ def adopt_pack(session, table, pack_row, bump=True):
 def set_timer(session, table_id, seconds):
     """The optional turn timer (None: off); not part of the game, so no sequence number."""
     table = get_table(session, table_id)
-    table.timer_seconds = seconds
-    session.add(table)
+    _write_table(session, table, {"timer_seconds": seconds})
     return table
 
 
 def rename(session, table, name, host_name=None):
     """A table's new name (and host), also in its kept standing."""
-    table.name = name
+    values = {"name": name}
     if host_name:
-        table.host_name = host_name
+        values["host_name"] = host_name
     if table.standing:
         standing = json.loads(table.standing)
         standing["table"] = name
-        table.standing = json.dumps(standing, ensure_ascii=False)
-    session.add(table)
-    session.flush()
+        values["standing"] = json.dumps(standing, ensure_ascii=False)
+    _write_table(session, table, values)
     if table.event_id is not None:
         session.connection().execute(update(Event).where(Event.id == table.event_id).values(version=Event.version + 1))
     return table
@@ -858,20 +967,20 @@ def refresh_head(session, table):
     pack_row = pack_row_of(session, table.pack_id)
     loaded = LoadedTable(table=table, pack_row=pack_row, pack=pack_of(pack_row), session=session,
                          log=read_log(session, table.id))  # the whole log: the kept seq is what is worked out
+    position = None
     if table.players:
-        rules = loaded.ruleset
-        loaded.game, loaded.results, loaded.problem = replay_log(rules, loaded.pack, table.players, table.name,
-                                                                 loaded.active)
+        position = replay_log(loaded.ruleset, loaded.pack, table.players, table.name, loaded.active)
+        loaded.game, loaded.last, loaded.problem, loaded._moves_in_force = position
     values = _head_values(loaded, loaded.game, loaded.problem, len(loaded.active), moved=False)
     values["seq"] = loaded.log[-1].seq if loaded.log else 0
     values["last_move_at"] = loaded.log[-1].created_at if loaded.log else None
-    session.connection().execute(update(GameTable).where(GameTable.id == table.id).values(**values))
-    for key, value in values.items():
-        set_committed_value(table, key, value)
-    if table.players:
+    _write_table(session, table, values)
+    if position is not None:
         # the replay just made serves the table's next page and move (its key names this
         # position: should the import roll back, no table will ever match it)
-        game_cache(session).put(table.id, GameCache.key(table, table.seq), (loaded.game, loaded.results, loaded.problem))
+        cache = game_cache(session)
+        cache.put(table.id, GameCache.key(table, table.seq), position)
+        cache.keep_log_bytes((table.id, table.created_at, table.seq), _bytes_of(loaded.log))
     return loaded
 
 

@@ -400,8 +400,7 @@ def post_batch(table_id):
     ``{"moves": [{"after": n, "move": {...}, "client_id": "..."}]}``. The longest valid run is
     recorded (moves already recorded count as recorded); the first move refused is named with
     why, and nothing after it is looked at."""
-    with db_session() as s:
-        err = _authorize(s, table_id)
+    err = _authorize(db(), table_id)  # read in the request's session; the write below commits it
     if err:
         return err
     body, err = _json_body()
@@ -410,9 +409,8 @@ def post_batch(table_id):
     raw = body.get("moves")
     if not isinstance(raw, list) or not 0 < len(raw) <= MAX_BATCH:
         return error(400, "malformed", _("moves: a list of 1 to {max} queued moves", max=MAX_BATCH), path="moves")
-    with db_session() as s:
-        before = services.load(s, table_id)
-        rules = before.ruleset
+    before = services.load(db(), table_id)
+    rules = before.ruleset
     game = games_pkg.get(before.table.ruleset)
     items, refused = [], None
     for i, item in enumerate(raw):

@@ -13,7 +13,7 @@ from facilitator.i18n import gettext as _
 from facilitator.rules import ReplayError, RulesError
 from facilitator.rules.registry import UnknownFormat
 from facilitator.safejson import JSONInputError, dumps_safe, loads as safe_loads
-from facilitator.web import db_session, table
+from facilitator.web import db, db_session, table
 from facilitator.web.auth import client_key, grant_table, granted_table_ids, is_organizer, lone_tables, may_host, require_table
 from facilitator.web.forms import NewTableForm
 from facilitator.web.games import screen_url
@@ -26,12 +26,11 @@ def _check_access():
     """A table's files open only for its host or the organizer; importing a record is the organizer's."""
     table_id = (request.view_args or {}).get("table_id")
     if table_id is not None:
-        with db_session() as s:
-            try:
-                row = services.get_table(s, table_id)
-            except services.TableNotFound:
-                abort(404)
-            require_table(row)
+        try:  # read in the request's transaction: the view goes on in it (one transaction, not two)
+            row = services.get_table(db(), table_id)
+        except services.TableNotFound:
+            abort(404)
+        require_table(row)
     elif request.endpoint == "host.import_table" and not is_organizer():
         abort(403)
 

@@ -11,7 +11,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 
 from facilitator import games, services
 from facilitator.i18n import gettext as _
-from facilitator.web import db_session, use_locales
+from facilitator.web import db, db_session, use_locales
 from facilitator.web.auth import require_table
 from facilitator.web.games import screen_url, stale_text, undone_line
 
@@ -28,16 +28,15 @@ def guard(bp, game, own_screens=None):
         table_id = (request.view_args or {}).get("table_id")
         if table_id is None:
             return None
-        with db_session() as s:
-            try:
-                table = services.get_table(s, table_id)
-            except services.TableNotFound:
-                abort(404)
-            require_table(table)
-            if table.ruleset != game.key:
-                if request.method == "GET":
-                    return redirect(screen_url(table, own_screens.get(request.endpoint, "turn")))
-                abort(404)
+        try:  # read in the request's transaction: the view goes on in it (one transaction, not two)
+            table = services.get_table(db(), table_id)
+        except services.TableNotFound:
+            abort(404)
+        require_table(table)
+        if table.ruleset != game.key:
+            if request.method == "GET":
+                return redirect(screen_url(table, own_screens.get(request.endpoint, "turn")))
+            abort(404)
         return None
     return _check_access
 

@@ -14,7 +14,7 @@ import pytest
 
 from facilitator import services
 from facilitator.rules import registry
-from facilitator.storage.models import MoveRow
+from facilitator.storage.models import GameTable, MoveRow
 from tests.web.helpers import THREE, each_case
 
 from .helpers import (csrf_token, db, english, everything, flashes, game_record, host_browser, import_table,
@@ -108,7 +108,7 @@ def test_a_log_stored_with_unknown_keys_still_replays_and_its_backup_restores_wi
     with db(app) as s:
         s.add(MoveRow(table_id=table, seq=1, kind="move", author="tablet",
                       data=json.dumps({"type": "rest", "player": "Аня", "device": "tablet-3"}, ensure_ascii=False)))
-        services.get_table(s, table).seq = 1
+        s.get(GameTable, table).seq = 1
     with db(app) as s:
         loaded = services.load(s, table, fresh=True)
         moves = loaded.record().to_dict()["moves"]

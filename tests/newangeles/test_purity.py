@@ -46,13 +46,15 @@ def test_the_probe_would_see_a_foreign_import():
 def test_the_engine_borrows_only_the_shared_core_of_the_rules_package():
     """Outside its own package the engine may use the shared core of ``facilitator.rules``: its
     errors (``ReplayError`` among them), the games-neutral bounds (text bounds, what a refusal
-    quotes), ``places`` and the registry's ``Ruleset`` (what it is as a game), and the standard library: nothing of «16/25»'s rules."""
+    quotes), ``places``, the pack cache (``packcache``) and the registry's ``Ruleset`` (what it is
+    as a game), and the standard library: nothing of «16/25»'s rules."""
     import ast
     from pathlib import Path
 
     import facilitator.rules.newangeles as na
 
-    allowed = {("errors", None), ("bounds", None), ("places", "places"), ("registry", "Ruleset")}
+    allowed = {("errors", None), ("bounds", None), ("places", "places"), ("packcache", "read_once"),
+               ("registry", "Ruleset")}
     borrowed = set()
     for path in Path(na.__file__).parent.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from ..errors import MalformedError, PackError, RulesError
 from ..bounds import MAX_MOVES
 from ..errors import ReplayError
+from ..packcache import read_once
 from .game import Game
 from .moves import read_move
 from .pack import PACK_FORMAT, RULESET, read_pack
@@ -74,7 +75,7 @@ def read_record(data):
         raise MalformedError("content.ruleset", "the record's ruleset {record!r} and its pack's {pack!r} differ",
                              record=data["ruleset"], pack=content.get("ruleset"))
     try:
-        pack = read_pack(content)
+        pack = read_once(read_pack, content)  # a content read before: its pack as read then
     except PackError as err:
         first = err.problems[0]
         more = f" (and {len(err.problems) - 1} more)" if len(err.problems) > 1 else ""

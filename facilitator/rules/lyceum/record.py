@@ -6,6 +6,7 @@ A record carries its content pack inline so it replays the same anywhere, years 
 from dataclasses import dataclass, field
 
 from ..errors import ReplayError
+from ..packcache import read_once
 from ..errors import MalformedError, PackError, RulesError, SetupError
 from .fields import MAX_MOVES, MAX_NAME, MAX_PLAYERS_LISTED, check_text, read_list, read_object, require, shown
 from .game import Game
@@ -56,7 +57,7 @@ def read_record(data):
     check_text(table, "table", MAX_NAME)
     content = require(data, "content", "")
     try:
-        pack = read_pack(content)
+        pack = read_once(read_pack, content)  # a content read before: its pack as read then
     except PackError as err:
         first = err.problems[0]
         more = f" (and {len(err.problems) - 1} more)" if len(err.problems) > 1 else ""

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from ..errors import MalformedError, PackError, RulesError
 from ..bounds import MAX_MOVES
 from ..errors import ReplayError
+from ..packcache import read_once
 from .fields import read_list, read_object, read_text, require
 from .game import Game
 from .moves import read_move
@@ -58,7 +59,7 @@ def read_record(data):
     table = read_text(require(data, "table", ""), "table")
     content = read_object(require(data, "content", ""), "content")
     try:
-        pack = read_pack(content)
+        pack = read_once(read_pack, content)  # a content read before: its pack as read then
     except PackError as err:
         first = err.problems[0]
         more = f" (and {len(err.problems) - 1} more)" if len(err.problems) > 1 else ""
