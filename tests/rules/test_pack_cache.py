@@ -21,7 +21,7 @@ from facilitator.rules.newangeles import read_record as na_read_record
 from facilitator.rules.newangeles import replay as na_replay
 from facilitator.rules.newangeles import write_record as na_write_record
 from facilitator.rules.newangeles.simulate import random_game as na_random_game
-from facilitator.content import sample_pack
+from facilitator.rules.lyceum.ruleset import sample_pack
 
 
 def as_json(record_dict):
