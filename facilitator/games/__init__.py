@@ -43,7 +43,8 @@ class GamePackage:
     #: the template every screen of the game extends (its top bar, styles and scripts)
     layout = "base.html"
     #: the module making the game's protocol: ``table_protocol_xlsx(game, undone=, event=,
-    #: event_date=, now=)`` and ``table_protocol_pdf(...)``
+    #: event_date=, now=)`` and ``table_protocol_pdf(...)``; a game with a paper protocol to fill
+    #: in also ``blank_protocol_pdf(table name, players, pack=, event=, event_date=)``
     reports = None
 
     # ----- what the game is ---------------------------------------------------------------

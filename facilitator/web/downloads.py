@@ -56,9 +56,12 @@ def table_download(session, table_id, kind):
     event = services.events.get_event(session, loaded.table.event_id) if loaded.table.event_id else None
     event_name = event.name if event else _("Game")
     event_date = event.date if event else None
-    if kind == "blank.pdf":
-        data = reports.blank_protocol_pdf(loaded.table.name, loaded.players, pack=loaded.pack, event=event_name,
-                                          event_date=event_date)
+    if kind == "blank.pdf":  # a game that prints a paper protocol to fill in says so by its reports module
+        blank = getattr(protocol_module(loaded.table.ruleset), "blank_protocol_pdf", None) \
+            if has_protocol(loaded.table.ruleset) else None
+        if blank is None:
+            abort(404)
+        data = blank(loaded.table.name, loaded.players, pack=loaded.pack, event=event_name, event_date=event_date)
         return _send(data, "blank", "pdf", event_name, loaded.table.name)
     if loaded.game is None or loaded.broken or not has_protocol(loaded.table.ruleset):
         abort(404)
