@@ -21,6 +21,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
+from facilitator.rules import registry
+
 LOCALES = ("ru", "en")  # the languages of «16/25»'s screens and sheets
 #: every language the app speaks: each game offers its own (``Ruleset.locales``): Alter Ego adds
 #: Finnish, New Angeles Swedish
@@ -63,6 +65,9 @@ def translations(locale):
         merged.merge(loaded)
         merged.plural = loaded.plural  # the language's plural rule (Russian has three forms)
     return merged
+
+
+registry.on_change(translations.cache_clear)  # a game installed or removed: its catalogs with it
 
 
 def get_locale():

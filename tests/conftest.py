@@ -209,27 +209,34 @@ def app(db_url, tmp_path, monkeypatch):
     schema, the shipped packs and the password from the environment stored by the same start-up
     work. The Flask object is made once and handed to each test with its configuration reset
     (whatever a test changed in it is undone), its own instance folder and its own engine."""
+    yield from app_on(db_url, tmp_path, monkeypatch, _SHARED)
+
+
+def app_on(db_url, tmp_path, monkeypatch, shared):
+    """``app``'s work with the Flask object kept in ``shared`` (a dict): a folder of tests whose
+    app must be another one (one made while a game of the tests' own is installed,
+    tests/games/conftest.py) keeps its own."""
     monkeypatch.setenv("FACILITATOR_INSTANCE", str(tmp_path / "instance"))
     from facilitator import services
     from facilitator.storage.db import dispose_all
     from facilitator.web import create_app
     config = _test_config(db_url, tmp_path)
-    if "app" not in _SHARED:
+    if "app" not in shared:
         app = create_app(config)
-        _SHARED["app"], _SHARED["config"] = app, dict(app.config)
-        _SHARED["extensions"] = dict(app.extensions)
+        shared["app"], shared["config"] = app, dict(app.config)
+        shared["extensions"] = dict(app.extensions)
     else:
-        app = _SHARED["app"]
+        app = shared["app"]
         Path(config["INSTANCE_PATH"]).mkdir(parents=True, exist_ok=True)
         app.instance_path = config["INSTANCE_PATH"]
         app.config.clear()
-        app.config.update(_SHARED["config"])
+        app.config.update(shared["config"])
         app.config.update(config)
         engine = services.db.engine_for(db_url)
         services.db.startup(engine)
         # what the app keeps between requests (the projector's standings cache) starts empty too
         app.extensions.clear()
-        app.extensions.update(_SHARED["extensions"])
+        app.extensions.update(shared["extensions"])
         app.extensions["facilitator.engine"] = engine
     yield app
     dispose_all()

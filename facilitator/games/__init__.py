@@ -46,7 +46,8 @@ class GamePackage:
     #: the template every screen of the game extends (its top bar, styles and scripts)
     layout = "base.html"
     #: the module making the game's protocol: ``table_protocol_xlsx(game, undone=, event=,
-    #: event_date=, now=)`` and ``table_protocol_pdf(...)``
+    #: event_date=, now=)`` and ``table_protocol_pdf(...)`` (a paper protocol to fill in is the
+    #: ``blank_protocol`` hook below)
     reports = None
 
     # ----- what the game is ---------------------------------------------------------------

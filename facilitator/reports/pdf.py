@@ -16,6 +16,7 @@ from markupsafe import Markup
 import facilitator
 from facilitator import formatting
 from facilitator.i18n import get_locale, install_jinja
+from facilitator.rules import registry
 
 TEMPLATES = Path(facilitator.__file__).resolve().parent / "templates"
 PRINT = TEMPLATES / "print"
@@ -52,6 +53,11 @@ def environment():
         env.filters.update(extra.get("filters", {}))
         env.globals.update(extra.get("globals", {}))
     return env
+
+
+@registry.on_change
+def _games_changed():
+    environment.cache_clear()  # a game installed or removed: its print templates and filters with it
 
 
 def render_html(template, **context):

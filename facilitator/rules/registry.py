@@ -16,6 +16,8 @@ share is small:
 Pure: standard library only. The rulesets are those of the games installed through the
 ``facilitator.games`` entry points (``facilitator.games``); each engine module is imported on
 first use, so a command that replays one game's records never loads the other engines.
+The games are found once per process; ``rediscover()`` finds them again (a test that installs
+a game of its own while it runs), and ``on_change`` tells the caches built from them.
 """
 
 from dataclasses import dataclass, field
@@ -85,6 +87,7 @@ def add_game(game):
     ruleset = game.ruleset
     _GAMES[:] = [g for g in _GAMES if g.ruleset.key != ruleset.key] + [game]
     RULESETS[ruleset.key] = ruleset
+    _changed()
     return game
 
 
@@ -92,6 +95,38 @@ def remove_game(key):
     """Forget a game (a test that installed one of its own)."""
     _GAMES[:] = [g for g in _GAMES if g.ruleset.key != key]
     RULESETS.pop(key, None)
+    _changed()
+
+
+def rediscover():
+    """Forget every game found so far; the next question finds them again through the entry
+    points. For a process that outlives a change of what is installed: a test that puts a
+    game's distribution on ``sys.path`` (or takes it off) calls this after it (and
+    ``importlib.invalidate_caches()`` before it, so ``importlib.metadata`` looks again). What
+    was built from the registered games (``on_change``) is built again on its next use."""
+    global _found
+    _GAMES.clear()
+    RULESETS.clear()
+    _found = False
+    _changed()
+
+
+#: what to call when the registered games change: caches built from them (a game's print
+#: templates in the PDF environment, its catalogs in the merged translations)
+_LISTENERS = []
+
+
+def on_change(listener):
+    """Call ``listener()`` whenever a game is added or removed, or the games are found again
+    (``rediscover``): a module whose cache is built from the registered games clears it there.
+    Returns the listener (usable as a decorator)."""
+    _LISTENERS.append(listener)
+    return listener
+
+
+def _changed():
+    for listener in list(_LISTENERS):
+        listener()
 
 
 def games():

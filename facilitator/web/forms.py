@@ -198,8 +198,13 @@ class SimpleMoveForm(AfterForm):
     player = StringField(validators=[Optional()])
 
     def move(self):
-        player = self.player.data or None
-        return Move(self.type.data, player=None if self.type.data == "finish" else player)
+        """The move as the engine reads it from a tablet's outbox or the API: a pass without
+        its player is malformed (400) here too, not a turn of nobody's (422)."""
+        from facilitator.rules.lyceum import read_move
+        data = {"type": self.type.data}
+        if self.type.data != "finish":
+            data["player"] = self.player.data or None
+        return read_move(data)
 
 
 def _signed_map(form):
