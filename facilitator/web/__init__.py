@@ -145,7 +145,8 @@ def create_app(test_config=None):
     app.jinja_env.globals.update(LOCALES=i18n.LOCALES)
     app.jinja_env.filters.update(signed=formatting.signed, number=formatting.number, date=formatting.format_date)
     from facilitator import games
-    app.jinja_env.globals.update(game_name=game_name, game_of=games.get)
+    from facilitator.web.games import screen_url
+    app.jinja_env.globals.update(game_name=game_name, game_of=games.get, table_url=screen_url)
 
     from facilitator.web import static_files
     static_files.install(app)
@@ -171,7 +172,7 @@ def create_app(test_config=None):
     @app.context_processor
     def _languages():
         from facilitator.web.games import move_names
-        return {"page_locales": g.get("page_locales", i18n.LOCALES), "page_game": g.get("page_game", "16/25"),
+        return {"page_locales": g.get("page_locales", i18n.LOCALES), "page_game": g.get("page_game"),
                 "outbox_move_names": lambda: move_names(g.get("page_ruleset"))}
 
     @app.teardown_request

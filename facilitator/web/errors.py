@@ -49,6 +49,21 @@ def _table_id():
     return args.get("table_id")
 
 
+def _table_url():
+    """Back to the table of the page that failed: its game's own screen when the page was one of
+    that game's (the blueprint says which), else the table's generic address."""
+    from flask import url_for
+
+    from facilitator import games
+    table_id = _table_id()
+    if table_id is None:
+        return None
+    for game in games.registered():
+        if request.blueprint and game.turn.split(".")[0] == request.blueprint:
+            return url_for(game.turn, table_id=table_id)
+    return url_for("host.open_table", table_id=table_id)
+
+
 def error_page(code, detail=None):
     """The page for an HTTP error ``code`` in the current language."""
     if request.path.startswith("/api/"):
@@ -60,7 +75,7 @@ def error_page(code, detail=None):
     title = _(TITLES.get(code, TITLES[500] if code >= 500 else TITLES[400]))
     explanation = _(EXPLANATIONS.get(code, EXPLANATIONS[500] if code >= 500 else EXPLANATIONS[400]))
     return make_response(render_template("errors/error.html", code=code, title=title, explanation=explanation,
-                                         detail=detail, table_id=_table_id()), code)
+                                         detail=detail, table_id=_table_id(), table_url=_table_url()), code)
 
 
 def register(app):

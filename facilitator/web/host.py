@@ -39,6 +39,13 @@ def _load(s, table_id):
     return table.load(s, table_id)
 
 
+@bp.get("/tables/<int:table_id>")
+def open_table(table_id):
+    """A table by its generic address (a link of a page that lists tables of any game): its
+    own game's screen, which is the setup, the turn or the final results as the game stands."""
+    return redirect(screen_url(table.load(db(), table_id).table, "turn"))
+
+
 # ----- tables -------------------------------------------------------------------------
 @bp.get("/")
 def index():

@@ -14,6 +14,7 @@ from facilitator.i18n import gettext as _
 from facilitator.rules import ReplayError, RulesError
 from facilitator.rules.registry import UnknownFormat
 from facilitator.safejson import JSONInputError, loads as safe_loads
+from facilitator.web.games import screen_url
 from facilitator.web import db_session, games
 from facilitator.web.auth import client_key, is_organizer, organizer_required, sign_in, sign_out, throttle
 from facilitator.web.forms import AfterForm, EventForm, TableForm
@@ -271,7 +272,7 @@ def reopen(event_id, table_id):
         with db_session() as s:
             table = services.get_table(s, table_id) if not event_id else _table_of(s, event_id, table_id)
             services.reopen(s, table.id, form.after.data, author="organizer")
-            name = table.name
+            name, turn = table.name, screen_url(table, "turn")
     except services.StaleMove:
         flash(_("The table changed meanwhile; it was not reopened."), "error")
         return redirect(_back(event_id, table_id), 303)
@@ -282,7 +283,7 @@ def reopen(event_id, table_id):
         flash(_("This table needs checking first: its log does not replay."), "error")
         return redirect(url_for("organizer.repair", event_id=event_id, table_id=table_id), 303)
     flash(_("Table «{name}» is reopened: enter the correction, then finish the game again.", name=name), "ok")
-    return redirect(url_for("lyceum.turn", table_id=table_id), 303)
+    return redirect(turn, 303)
 
 
 OUTBOX_FORMAT = "facilitator-outbox/1"
@@ -339,7 +340,7 @@ def import_outbox(event_id, table_id):
 
 
 def _back(event_id, table_id):
-    return url_for("organizer.event", event_id=event_id) if event_id else url_for("lyceum.final", table_id=table_id)
+    return url_for("organizer.event", event_id=event_id) if event_id else url_for("host.open_table", table_id=table_id)
 
 
 # ----- the access sheet -------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from flask import (Blueprint, abort, current_app, flash, make_response, redirect
 
 from facilitator import services
 from facilitator.i18n import gettext as _
+from facilitator.web.games import screen_url
 from facilitator.web import db_session
 from facilitator.web.auth import client_key, grant_table, throttle
 
@@ -133,8 +134,8 @@ def host_link(token):
                     "a new one, or enter the table's PIN."), "error")
             return redirect(url_for("public.pin"), 303)
         grant_table(table)
-        table_id = table.id
-    return redirect(url_for("lyceum.turn", table_id=table_id), 303)
+        where = screen_url(table, "turn")
+    return redirect(where, 303)
 
 
 @bp.route("/pin", methods=["GET", "POST"])
@@ -157,7 +158,7 @@ def pin():
             table = services.table_by_pin(s, code) if code else None
             if table is not None:  # the wrong PINs before it still count (Throttle)
                 grant_table(table)
-                return redirect(url_for("lyceum.turn", table_id=table.id), 303)
+                return redirect(screen_url(table, "turn"), 303)
             gate.failed(client_key())
         flash(_("No table has this PIN"), "error")
         status = 401

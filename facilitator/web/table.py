@@ -58,6 +58,35 @@ def needs_check(loaded, game=None, **extra):
                            error_text=game.error_text(problem.error, loaded.pack), **extra), 409
 
 
+def main_screen(game, table_id, render):
+    """A table's main screen for every game: its setup until it has players, its final results
+    once finished, the needs-checking page when its log does not replay, else ``render(loaded)``."""
+    with db_session() as s:
+        loaded = load(s, table_id)
+        if loaded.broken:
+            return needs_check(loaded, game)
+        if loaded.game is None:
+            return redirect(url_for(game.setup, table_id=table_id))
+        if loaded.game.finished:
+            return redirect(url_for(game.final, table_id=table_id))
+        return render(loaded)
+
+
+def screen_again(game, table_id, status, turn, final, no_game=None):
+    """The screen a refused write returns to, at the table's real state, with ``status``: the
+    needs-checking page, the final results (``final(loaded)``) of a finished game, else the
+    turn screen (``turn(loaded)``); a table with no players yet gets ``no_game()`` or the status."""
+    with db_session() as s:
+        loaded = load(s, table_id)
+        if loaded.broken:
+            return needs_check(loaded, game)
+        if loaded.game is None:
+            return no_game() if no_game else abort(status)
+        if loaded.game.finished:
+            return final(loaded), status
+        return turn(loaded), status
+
+
 def form_errors(form):
     """A form's errors as one line: ``field: error; field: error``."""
     parts = []
@@ -172,5 +201,5 @@ def after_recorded(game, table_id, lines, finished):
     return redirect(url_for(game.turn, table_id=table_id), 303)
 
 
-__all__ = ["guard", "load", "needs_check", "form_errors", "undo", "Refusal", "refusal", "record", "already_recorded",
+__all__ = ["guard", "load", "needs_check", "main_screen", "screen_again", "form_errors", "undo", "Refusal", "refusal", "record", "already_recorded",
            "after_recorded", "games"]

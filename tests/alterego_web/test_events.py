@@ -54,7 +54,7 @@ def test_the_dashboard_shows_each_tables_season_and_turn_and_ranks_by_influence(
                       r'<td class="num">(\d+)</td>', ranking)
     assert rows[:3] == [("Aino", "1", "Table 1", "4"), ("Oona", "1", "Table 2", "4"), ("Cecilia", "3", "Table 1", "3")]
     assert "provisional" in ranking
-    assert f'href="/table/{a}"' in page.html  # the generic address lands on these screens
+    assert f'href="/ae/table/{a}"' in page.html  # the dashboard opens the table on its own game's screens
 
 
 def test_the_access_sheet_is_made_for_an_alter_ego_event(app, host, event):

@@ -324,28 +324,19 @@ def _context(loaded, **extra):
 
 @bp.get("/table/<int:table_id>")
 def turn(table_id):
-    with db_session() as s:
-        loaded = _load(s, table_id)
-        if loaded.broken:
-            return _needs_check(loaded)
-        if loaded.game is None:
-            return redirect(url_for("alterego.setup", table_id=table_id))
-        if loaded.game.finished:
-            return redirect(url_for("alterego.final", table_id=table_id))
-        return render_template("alterego/turn.html", **_context(loaded))
+    return table.main_screen(GAME, table_id, lambda loaded: render_template("alterego/turn.html", **_context(loaded)))
 
 
 def _refuse(table_id, message, status):
-    with db_session() as s:
-        loaded = _load(s, table_id)
-        if loaded.broken:
-            return _needs_check(loaded)
-        if loaded.game is None:
-            flash(message, "error")
-            return redirect(url_for("alterego.setup", table_id=table_id), 303)
-        if loaded.game.finished:
-            return render_template("alterego/final.html", **_final_context(loaded), error=message), status
-        return render_template("alterego/turn.html", **_context(loaded, error=message)), status
+    """The turn screen (or the final one) again, with why the write was refused; a table with no
+    players yet: its setup, with the message."""
+    def no_game():
+        flash(message, "error")
+        return redirect(url_for("alterego.setup", table_id=table_id), 303)
+    return table.screen_again(
+        GAME, table_id, status, no_game=no_game,
+        turn=lambda loaded: render_template("alterego/turn.html", **_context(loaded, error=message)),
+        final=lambda loaded: render_template("alterego/final.html", **_final_context(loaded), error=message))
 
 
 def _form_errors(form):

@@ -181,28 +181,15 @@ def _context(loaded, **extra):
 
 @bp.get("/table/<int:table_id>")
 def turn(table_id):
-    with db_session() as s:
-        loaded = _load(s, table_id)
-        if loaded.broken:
-            return _needs_check(loaded)
-        if loaded.game is None:
-            return redirect(url_for("lyceum.setup", table_id=table_id))
-        if loaded.game.finished:
-            return redirect(url_for("lyceum.final", table_id=table_id))
-        return render_template("host/turn.html", **_context(loaded))
+    return table.main_screen(GAME, table_id, lambda loaded: render_template("host/turn.html", **_context(loaded)))
 
 
 def _refuse(table_id, message, status, form=None):
     """The turn screen (or the final one) again, with why the write was refused."""
-    with db_session() as s:
-        loaded = _load(s, table_id)
-        if loaded.broken:
-            return _needs_check(loaded)
-        if loaded.game is None:
-            abort(status)
-        if loaded.game.finished:
-            return render_template("host/final.html", **_final_context(loaded), error=message), status
-        return render_template("host/turn.html", **_context(loaded, error=message, failed_form=form)), status
+    return table.screen_again(
+        GAME, table_id, status,
+        turn=lambda loaded: render_template("host/turn.html", **_context(loaded, error=message, failed_form=form)),
+        final=lambda loaded: render_template("host/final.html", **_final_context(loaded), error=message))
 
 
 #: how a refused field is named to the host, where its form name is not a word of the screen

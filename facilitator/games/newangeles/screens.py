@@ -291,15 +291,7 @@ def deal_state_safe(form):
 # ----- the table screen -----------------------------------------------------------------------------
 @bp.get("/table/<int:table_id>")
 def turn(table_id):
-    with db_session() as s:
-        loaded = _load(s, table_id)
-        if loaded.broken:
-            return _needs_check(loaded)
-        if loaded.game is None:
-            return redirect(url_for("newangeles.setup", table_id=table_id))
-        if loaded.game.finished:
-            return redirect(url_for("newangeles.final", table_id=table_id))
-        return _render_table(loaded)
+    return table.main_screen(GAME, table_id, _render_table)
 
 
 def _refuse(table_id, message, status, **extra):
