@@ -153,7 +153,7 @@ def error_text(err, pack=None):
     """An engine refusal (``IllegalMoveError``, ``MalformedError``, ``SetupError``) in the current
     locale: its English template translated, then filled with its numbers. A malformed field
     keeps its path in front (``move.target: …``)."""
-    from facilitator.rules.lyceum.record import ReplayError
+    from facilitator.rules.errors import ReplayError
     if isinstance(err, ReplayError):
         inner = error_text(err.error, pack)
         return _("move {number} ({move}): {error}", number=err.number, move=move_name(err.move.type), error=inner)
