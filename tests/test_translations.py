@@ -274,7 +274,7 @@ def test_the_extraction_covers_every_screen_and_no_printed_report():
     ("No table has this PIN", "facilitator/web/public.py"),
     ("Pack «{title}» imported (version {v})", "facilitator/games/lyceum/packs.py"),
     ("Sign in as the organizer to open this page", "facilitator/web/auth.py"),
-    ("There is no move to undo", "facilitator/web/api.py"),
+    ("There is no move to undo", "facilitator/web/table.py"),  # the one refusal wording of every table
 ])
 def test_the_extractors_find_the_screens_texts(message, where):
     """Guards the extraction itself: a known text of each kind of source is found where it is."""
