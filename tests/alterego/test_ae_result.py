@@ -8,6 +8,7 @@ import pytest
 
 from facilitator.rules.alterego import IllegalMoveError, MalformedError, read_move, read_record, standings
 from facilitator.rules.alterego.checks import LIST_NEEDS, check
+from facilitator.rules.alterego.moves import with_field
 from facilitator.rules.alterego.simulate import play_random
 
 from .helpers import (act, adjust, end, event, example_record_data, finish, give, react, season, set_hand, set_t,
@@ -228,6 +229,33 @@ def bases(entry):
         yield base, offer
     for key, offer in entry.get("actives", {}).items():
         yield {"type": "ability", "player": entry["player"], "active": key}, offer
+
+
+@pytest.mark.parametrize("data, name, value", [
+    ({"type": "play_activity", "player": "Aino", "card": "seurustelu", "target": "niksu"}, "partner", "kalle"),
+    ({"type": "play_event", "player": "Aino", "card": "bile", "target": "pare"}, "participants", "tommi"),
+    ({"type": "play_event", "player": "Aino", "card": "bile", "participants": ["ville"]}, "participants", "tommi"),
+    ({"type": "ability", "player": "Aino", "active": "pare"}, "targets", "ville"),
+    ({"type": "react", "player": "Aino", "card": "mun_kaverit", "to": 3}, "faction", "Bertta"),
+    ({"type": "choose", "player": "Aino", "choice": "breakup", "active": "niksu"}, "faction", "Aino"),
+    ({"type": "play_activity", "player": "Aino", "card": "tyo"}, "target", 7),
+    ({"type": "play_activity", "player": "Aino", "card": "tyo"}, "target", ""),
+    ({"type": "play_activity", "player": "Aino", "card": "tyo"}, "hobby", "a1"),
+])
+def test_one_field_added_to_a_move_reads_as_the_whole_move_would(data, name, value):
+    """``Game.options`` reads a move once and adds each candidate with ``with_field``: the move
+    (or the refusal) is exactly what ``read_move`` makes of the whole dict."""
+    whole = dict(data, **{name: list(data.get(name) or ()) + [value] if name in ("participants", "targets")
+                          else value})
+    try:
+        expected = read_move(whole, partial=True)
+    except MalformedError as err:
+        with pytest.raises(MalformedError) as info:
+            with_field(read_move(data, partial=True), name, value)
+        assert (info.value.path, str(info.value)) == (err.path, str(err))
+    else:
+        got = with_field(read_move(data, partial=True), name, value)
+        assert got == expected and got.to_dict() == expected.to_dict()
 
 
 @pytest.mark.parametrize("seed", range(6))

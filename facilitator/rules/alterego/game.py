@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from ..errors import IllegalMoveError, MalformedError
 from .checks import LIST_NEEDS, TRIGGERS, card_fields, check, no_option
 from .effects import Modifiers, Resolution
-from .moves import Move, read_move
+from .moves import Move, read_move, with_field
 from .pack import USED_ABILITIES
 from .setup import check_setup, read_setup
 from .state import SEASONS, State
@@ -300,15 +300,14 @@ class Game:
         data = move.to_dict() if isinstance(move, Move) else dict(move)
         if candidates is None:
             candidates = self._candidates(data, field_name)
+        try:
+            base = read_move(data, partial=True)
+        except MalformedError as err:
+            return {c: err for c in candidates}
         out = {}
         for c in candidates:
-            d = dict(data)
-            if field_name in ("participants", "targets"):
-                d[field_name] = list(d.get(field_name) or ()) + [c]
-            else:
-                d[field_name] = c
             try:
-                m = read_move(d, partial=True)
+                m = with_field(base, field_name, c)
             except MalformedError as err:
                 out[c] = err
                 continue
