@@ -21,7 +21,7 @@ from babel.messages.pofile import read_po
 from wtforms.fields.core import UnboundField
 
 from facilitator import i18n
-from facilitator.rules.lyceum.ruleset import sample_pack
+from facilitator.content import sample_pack
 from facilitator.rules import IllegalMoveError
 from facilitator.rules.lyceum import Game, Move, PlayerSetup
 from facilitator.rules.lyceum.cards import COLOUR_TEMPLATES
@@ -274,7 +274,7 @@ def test_the_extraction_covers_every_screen_and_no_printed_report():
     ("No table has this PIN", "facilitator/web/public.py"),
     ("Pack «{title}» imported (version {v})", "facilitator/games/lyceum/packs.py"),
     ("Sign in as the organizer to open this page", "facilitator/web/auth.py"),
-    ("There is no move to undo", "facilitator/web/table.py"),
+    ("There is no move to undo", "facilitator/web/table.py"),  # the one refusal wording of every table
 ])
 def test_the_extractors_find_the_screens_texts(message, where):
     """Guards the extraction itself: a known text of each kind of source is found where it is."""

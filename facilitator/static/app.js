@@ -46,12 +46,13 @@
     if (seat && ev.target.name && /-name$/.test(ev.target.name)) seat.querySelectorAll("tr[data-sum]").forEach(checkSum);
   });
 
-  // setup: live sums of extra SP (exactly 5) and future image (35, 40 or 45, or empty)
+  // setup: live sums of a row against the sums the engine allows (data-sum), nothing typed
+  // allowed too where the row is optional (data-optional): the extra SP, the future image
   function checkSum(row) {
     var sum = 0;
     row.querySelectorAll("input").forEach(function (i) { sum += numberOf(i); });
     var cell = row.querySelector(".sum"), allowed = row.dataset.sum.split(",").map(Number);
-    var ok = allowed.indexOf(sum) >= 0 || (allowed.length > 1 && sum === 0);
+    var ok = allowed.indexOf(sum) >= 0 || (row.dataset.optional === "1" && sum === 0);
     var seat = row.closest("fieldset"), name = seat && seat.querySelector("input[name$='-name']");
     var empty = name && !name.value.trim() && sum === 0;  // an optional seat left empty is not an error
     cell.textContent = allowed.length === 1 ? sum + "/" + allowed[0] : String(sum);

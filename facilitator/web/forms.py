@@ -12,12 +12,13 @@ from wtforms import i18n as wtforms_i18n
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
 from wtforms.validators import NumberRange as _NumberRange
 
+from facilitator.games.lyceum.words import or_list
 from facilitator.i18n import gettext as _
 from facilitator.i18n import get_locale, skill_name, translate_error
 from facilitator.rules.lyceum import SKILLS, Move, PlayerSetup
-from facilitator.rules.lyceum.cards import COLORS
+from facilitator.rules.lyceum.cards import COLORS, allows_special
 from facilitator.rules.lyceum.fields import MAX_CODE, MAX_NAME, MAX_SP, MAX_TEXT, MAX_TITLE, MAX_XP_CHANGE
-from facilitator.rules.lyceum.setup import DECLARATION_BONUS, EXTRA_SP
+from facilitator.rules.lyceum.setup import DECLARATION_BONUS, EXTRA_SP, MAX_PLAYERS, MIN_PLAYERS
 
 RANDOM = "__random__"
 
@@ -114,7 +115,7 @@ def _seats_beyond(field):
 
 
 class SetupForm(BaseForm):
-    players = FieldList(FormField(PlayerForm), min_entries=4, max_entries=4)
+    players = FieldList(FormField(PlayerForm), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
     rev = IntegerField(validators=[Optional(), NumberRange(min=0, max=2 ** 31 - 1)])  # the setup it was drawn for
 
     def fill(self, players):
@@ -131,8 +132,9 @@ class SetupForm(BaseForm):
     def validate_players(self, field):
         filled = [p for p in field if not p.form.is_empty()]
         count = len(filled) + _seats_beyond(field)
-        if not 3 <= count <= 4:
-            raise ValidationError(_("A table has 3 or 4 players; fill in {count}", count=count))
+        if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+            raise ValidationError(_("A table has {low} or {high} players; fill in {count}", low=MIN_PLAYERS,
+                                    high=MAX_PLAYERS, count=count))
 
     def player_errors(self, pack=None):
         """Per-player problems the rules would refuse anyway, said next to the field."""
@@ -158,7 +160,7 @@ class SetupForm(BaseForm):
             declared = sum(p.declaration.form.values().values())
             if declared and declared not in DECLARATION_BONUS:
                 mine.append(_("a future image sums to {allowed}, now {sum}",
-                              allowed=_or(sorted(DECLARATION_BONUS)), sum=declared))
+                              allowed=or_list(sorted(DECLARATION_BONUS)), sum=declared))
             if mine:
                 errors[i] = mine
         return errors
@@ -177,12 +179,6 @@ class SetupForm(BaseForm):
             out.append(PlayerSetup(name=r.name.data.strip(), born=r.born.data.isoformat(), character=code,
                                    extra=r.extra.form.values(), declaration=declaration))
         return out
-
-
-def _or(values):
-    """``35, 40 or 45`` in the current language."""
-    values = [str(v) for v in values]
-    return values[0] if len(values) == 1 else _("{first} or {last}", first=", ".join(values[:-1]), last=values[-1])
 
 
 class AfterForm(BaseForm):
@@ -354,10 +350,10 @@ class CardForm(BaseForm):
     def skill_map(self, group):
         return {s: self[f"{group}_{s}"].data for s in SKILLS if self[f"{group}_{s}"].data}
 
-    def card_data(self, color=None, special_only_red=False):
-        """The card's JSON object. ``special_only_red``: a special typed on a green or yellow card
-        is left out (the host's form offers it on red cards only); the pack editor keeps it, for
-        the engine to refuse with its reason."""
+    def card_data(self, color=None, special_if_allowed=False):
+        """The card's JSON object. ``special_if_allowed``: a special typed on a card whose colour
+        takes none (the engine's ``allows_special``) is left out (the host's form offers it only
+        where it is allowed); the pack editor keeps it, for the engine to refuse with its reason."""
         color = color or (self.color.data or "").strip()
         data = {"code": (self.code.data or "").strip(), "title": (self.title.data or "").strip(),
                 "text": (self.text.data or "").strip(), "color": color,
@@ -367,7 +363,7 @@ class CardForm(BaseForm):
             data = {"code": data["code"], "era": self.era.data, **{k: v for k, v in data.items() if k != "code"}}
         special_text = (self.special_text.data or "").strip()
         redistribute = self.special_redistribute.data
-        if (special_text or redistribute) and not (special_only_red and color != "red"):
+        if (special_text or redistribute) and not (special_if_allowed and not allows_special(color)):
             data["special"] = {"text": special_text}
             if redistribute:
                 data["special"]["redistribute"] = redistribute
@@ -415,7 +411,7 @@ class ManualCardForm(CardForm):
         return ok
 
     def card_data(self, color=None):
-        data = super().card_data(color or self.fixed_color, special_only_red=True)
+        data = super().card_data(color or self.fixed_color, special_if_allowed=True)
         data.pop("era", None)  # a hand-entered card is not held to an era (RULES.md: any era)
         if not data["code"]:
             del data["code"]

@@ -5,7 +5,7 @@ import pytest
 
 from facilitator.rules.alterego import (Game, SetupError, default_pack, propose_first, read_pack, read_setup,
                                         table_standing)
-from facilitator.rules.alterego.setup import PlayerSetup
+from facilitator.rules.alterego.setup import PlayerSetup, first_player_reason
 
 from .helpers import AINO, BERTTA, CECILIA, pack_data, setup_data, three, two
 
@@ -98,19 +98,21 @@ def test_turns_go_clockwise_from_the_first_player(first, order):
     assert [p["name"] for p in table_standing(game)["players"]] == list(order)
 
 
-@pytest.mark.parametrize("rows, proposed", [
-    ([("Aino", "1991-04-02"), ("Bertta", "1993-11-20")], "Aino"),
-    ([("Aino", "1993-11-20"), ("Bertta", "1991-04-02")], "Bertta"),
-    ([("Aino", "1991-04-02"), ("Bertta", "1991-04-02")], "Aino"),  # tie: the earlier seat
-    ([("Aino", None), ("Bertta", "2001-01-01")], "Bertta"),  # without born: not proposed
-    ([("Aino", None), ("Bertta", None)], "Aino"),
+@pytest.mark.parametrize("rows, proposed, reason", [
+    ([("Aino", "1991-04-02"), ("Bertta", "1993-11-20")], "Aino", ("oldest", {"born": "1991-04-02"})),
+    ([("Aino", "1993-11-20"), ("Bertta", "1991-04-02")], "Bertta", ("oldest", {"born": "1991-04-02"})),
+    ([("Aino", "1991-04-02"), ("Bertta", "1991-04-02")], "Aino", ("oldest", {"born": "1991-04-02"})),  # tie: seat
+    ([("Aino", None), ("Bertta", "2001-01-01")], "Bertta", ("oldest", {"born": "2001-01-01"})),  # no born: not first
+    ([("Aino", None), ("Bertta", None)], "Aino", ("first_seat", {})),
 ])
-def test_the_app_proposes_the_oldest_player_first(rows, proposed):
+def test_the_app_proposes_the_oldest_player_first_and_says_why(rows, proposed, reason):
     seats = [PlayerSetup(name=n, actives=a, born=b) for (n, b), a in zip(rows, (AINO, BERTTA))]
     assert propose_first(default_pack(), seats) == proposed
     as_dicts = [{"name": n, "actives": list(a), **({"born": b} if b else {})}
                 for (n, b), a in zip(rows, (AINO, BERTTA))]
     assert propose_first(default_pack(), as_dicts) == proposed
+    code, params = reason
+    assert first_player_reason(seats) == (code, {"player": proposed, **params})
 
 
 def test_the_start_position():

@@ -90,7 +90,7 @@ def translated(locale, message):
 
 
 def test_the_extraction_finds_every_kind_of_source():
-    assert "Draw 2 cards" in MESSAGES  # a template
+    assert "Draw {n} cards" in MESSAGES  # a template
     assert "The move was not recorded: {error}" in MESSAGES  # the web module
     assert "Spring fatigue" in MESSAGES  # marked with N_ in the words of the reports
     assert "{column} must be a whole number ≥ {minimum}" in MESSAGES  # the deck workbook

@@ -73,15 +73,33 @@ def test_the_play_step_lists_cards_abilities_and_the_end_of_the_turn(app, host, 
     assert "taktinen_teko" not in cards and "sekoita_pakka" not in cards
     assert 'href="/ae/table/%d/ability/pare?after=1"' % table in page.html  # Pare: a page of 3 targets
     assert forms_with(page, "end_turn")[0].fields["player"] == "Aino"
-    uusi = re.search(r'data-card="uusi_aktiivi">.*?</a>', page.html, re.S).group(0)
-    assert "no legal target now" in uusi  # 3 players: the active deck is empty
 
 
-def test_a_card_with_no_legal_target_says_so(app, host, table):
+def test_a_card_that_cannot_be_played_says_why_in_the_engines_words(app, host, table):
+    """A card refused as it is (3 players: the active deck is empty) is a disabled button; a
+    card none of whose targets fits (no activity in play yet) still opens its page, which says
+    why for each; both with the engine's reason."""
     play(host, app, table, "draw", player="Aino")
     page = turn(host, table)
-    loppu = re.search(r'data-card="loppu">.*?</a>', page.html, re.S).group(0)
-    assert "no legal target now" in loppu  # no activity in play yet
+    assert "uusi_aktiivi" not in re.findall(r'data-card="(\w+)"', page.html)
+    assert re.search(r'<div class="option refused"><button type="button" class="big" disabled title="[^"]*">'
+                     r'<span class="cname" lang="fi">Uusi aktiivi</span>.*?<span class="reason">§1.2: the active '
+                     r'deck is empty: all 9 actives are in the game</span>', page.html, re.S)
+    loppu = re.search(r'<a class="button card-btn t-event nolegal"[^>]*data-card="loppu">.*?</a>', page.html,
+                      re.S).group(0)
+    assert "§1.2: no activity Loppu can name is held now" in loppu
+    hahmo = re.search(r'<a class="button card-btn t-event "[^>]*data-card="hahmo_kuolee">.*?</a>', page.html,
+                      re.S).group(0)
+    assert "reason" not in hahmo
+
+
+def test_an_ability_that_cannot_be_used_says_why(app, host):
+    """Niksu comforts an active with temporary anxiety: at the start nobody has any."""
+    table_id = seat(host, new_table(app), TWO, first="Bertta")
+    play(host, app, table_id, "draw", player="Bertta")
+    page = turn(host, table_id)
+    assert 'href="/ae/table/%d/ability/niksu' % table_id not in page.html
+    assert "§1.1: Niksu has nobody to comfort now: no other active in the game has temporary anxiety" in page.text
 
 
 def test_two_players_see_the_active_deck(app, host):

@@ -218,7 +218,8 @@ def test_share_needs_level_3(game, xp, level):
     if xp:
         at_xp(game, "Аня", xp)
     err = refused(game, share("Аня"), "3.2", "share_level")
-    assert err.params == {"player": "Аня", "level": level}
+    assert err.params == {"need": 3, "player": "Аня", "level": level}
+    assert game.share_refusal("Аня").code == "share_level" and not game.can_share("Аня")
     assert f"level {level}" in err.message
 
 
@@ -231,7 +232,7 @@ def test_share_needs_the_level_shown_now_not_the_best_reached(game):
 
 def test_share_at_level_3(game):
     at_xp(game, "Аня", 600)
-    assert game.can_share("Аня")
+    assert game.can_share("Аня") and game.share_refusal("Аня") is None
     anya_before = dict(game.players["Аня"].skills)
     result = game.apply(share("Аня"))
     anya = game.players["Аня"]
@@ -255,7 +256,7 @@ def test_share_needs_energy_1(game):
     at_xp(game, "Аня", 600)
     set_skills(game, "Аня", energy=0)
     err = refused(game, share("Аня"), "6.5", "share_energy")
-    assert err.params == {"player": "Аня", "energy": 0}
+    assert err.params == {"need": 1, "player": "Аня", "energy": 0}
     set_skills(game, "Аня", energy=1)
     game.apply(share("Аня"))
     assert game.players["Аня"].skills["energy"] == 0

@@ -9,14 +9,14 @@ from wtforms.validators import Length, Optional
 
 from facilitator.i18n import gettext as _
 from facilitator.rules.alterego.moves import MOVE_FIELDS
-from facilitator.rules.alterego.pack import EVENT_FIELDS
+from facilitator.rules.alterego.checks import card_fields
+from facilitator.rules.alterego.setup import ACTIVES_EACH, MIN_PLAYERS
 from facilitator.rules.errors import MalformedError
 from facilitator.safejson import loads as safe_loads
 from facilitator.web.forms import BaseForm, NestedForm, NumberRange
 
 #: the most seats a setup form offers (a pack of 18 actives seats 6)
 MAX_SEATS = 6
-ACTIVES_EACH = 3
 MAX_NAME = 40
 MAX_REASON = 300
 
@@ -34,7 +34,7 @@ class SetupForm(BaseForm):
     """The players in clockwise seating order, each with the 3 actives dealt; ``first`` is the
     seat (0-based) of the first player, empty for the engine's proposal."""
 
-    players = FieldList(FormField(SeatForm), min_entries=2, max_entries=MAX_SEATS)
+    players = FieldList(FormField(SeatForm), min_entries=MIN_PLAYERS, max_entries=MAX_SEATS)
     first = StringField(validators=[Optional()])
     rev = IntegerField(validators=[Optional(), NumberRange(min=0, max=2 ** 31 - 1)])
 
@@ -84,8 +84,7 @@ def _listed(kind, name, form, pack):
     card's field (an empty party is a party)."""
     if kind != "play_event" or pack is None:
         return False
-    card = pack.cards_by_key.get(form.get("card") or "")
-    return card is not None and name in EVENT_FIELDS.get(card.effect, ())
+    return name in card_fields(pack, {"type": kind, "card": form.get("card") or ""})
 
 
 def move_data(kind, form, pack=None):

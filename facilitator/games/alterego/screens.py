@@ -3,9 +3,11 @@ pages that lead to a move (a card and its targets, an ability, a reaction, a cor
 end of the game), the final screen, the protocol files, and the organizer's deck import.
 
 Views are thin, as the «16/25» host's: read the form, call ``services``, render. Everything a
-screen says about the game comes from the engine: ``Game.legal_moves()`` and
-``Game.options(move, field, candidates)`` say which cards, targets and answers are legal now
-and why the others are not; ``Game.next()`` and ``Game.pending`` what the game waits for;
+screen says about the game comes from the engine, which these views ask and never re-derive:
+``Game.offers()`` lists every card, ability and reaction with whether it can be played now
+(``legal``) and the engine's reason when not; ``Game.offer(move)`` gives the next field a move
+being entered takes and its options, each legal or refused with its reason; the choices come
+with their answers; ``Game.next()`` and ``Game.pending`` say what the game waits for;
 ``MoveResult`` what a move did (narrated by ``facilitator.games.alterego.words``).
 
 Refusals re-render the turn screen with the engine's message and a status that says what kind
@@ -31,7 +33,9 @@ from facilitator.games.alterego import words
 from facilitator.formatting import format_date
 from facilitator.rules.alterego import Move, propose_first, read_move, read_setup, table_standing
 from facilitator.rules.alterego.moves import CHANGE_KINDS, MOVE_TYPES
-from facilitator.rules.alterego.pack import EVENT_FIELDS, USED_ABILITIES
+from facilitator.rules.alterego.checks import LIST_NEEDS, card_fields
+from facilitator.rules.alterego.effects import DRAW, NIKSU_AMOUNT, PARE_GAIN
+from facilitator.rules.alterego.setup import MIN_PLAYERS, first_player_reason
 from facilitator.rules.alterego.state import LAST_SEASON
 from facilitator.rules.errors import MalformedError, RulesError, SetupError
 from facilitator.safejson import JSONInputError
@@ -49,7 +53,10 @@ bp = Blueprint("alterego", __name__, url_prefix="/ae", template_folder="template
 
 @bp.context_processor
 def _words():
-    return {"words": words, "last_season": LAST_SEASON}
+    """The words, and the engine's numbers the screens say (seasons, cards drawn, Pare's and
+    Niksu's amounts), so no template writes a rule's number itself."""
+    return {"words": words, "last_season": LAST_SEASON, "cards_drawn": DRAW, "pare_gain": PARE_GAIN,
+            "niksu_amount": NIKSU_AMOUNT}
 
 
 table.guard(bp, GAME)
@@ -70,9 +77,10 @@ def _active_choices(pack):
         SelectChoice(a.key, f"{a.name} · VA {a.va} · BO {a.bo}") for a in pack.actives]
 
 
-def _seat_count(pack, form=None):
-    seats = min(max(pack.max_players, 2), MAX_SEATS)
-    return seats
+def _seat_count(pack):
+    """The seats the setup form offers: as many as the deck seats (RULES.md 2.1), at most
+    ``MAX_SEATS``."""
+    return min(max(pack.max_players, MIN_PLAYERS), MAX_SEATS)
 
 
 @bp.route("/table/<int:table_id>/setup", methods=["GET", "POST"])
@@ -99,9 +107,9 @@ def setup(table_id):
             ok = form.validate()
             errors = seat_errors(form, pack)
             filled = form.seats()
-            if not 2 <= len(filled) <= pack.max_players:
-                general.append(_("A table of this deck has 2 to {high} players; fill in {count}",
-                                 high=pack.max_players, count=len(filled)))
+            if not MIN_PLAYERS <= len(filled) <= pack.max_players:
+                general.append(_("A table of this deck has {low} to {high} players; fill in {count}",
+                                 low=MIN_PLAYERS, high=pack.max_players, count=len(filled)))
             if not ok:
                 for name, errs in form.errors.items():
                     if name != "players":
@@ -123,7 +131,7 @@ def setup(table_id):
                         # the engine's proposal preselected, with its reason: the host confirms it
                         index = [p["name"] for p in data["players"]].index(proposed)
                         form.first.data = str(filled[index][0])
-                        proposal = _proposal_reason(pack, setup_obj, proposed)
+                        proposal = _proposal_reason(setup_obj)
                         return render_template("alterego/setup.html", loaded=loaded, form=form, errors=errors,
                                                general=general, pack=pack, proposal=proposal, confirm=True,
                                                seq=loaded.seq)
@@ -147,19 +155,19 @@ def setup(table_id):
             status = status if status == 409 else 400
         elif loaded.table.players:
             setup_obj = loaded.setup
-            proposal = _proposal_reason(pack, setup_obj, propose_first(pack, setup_obj))
+            proposal = _proposal_reason(setup_obj)
         return render_template("alterego/setup.html", loaded=loaded, form=form, errors=errors, general=general,
                                pack=pack, proposal=proposal, confirm=False, seq=loaded.seq), status
 
 
-def _proposal_reason(pack, setup, proposed):
-    """Why the app proposes ``proposed`` to start (RULES.md 2.3, decision 2)."""
-    seat = next(p for p in setup.players if p.name == proposed)
-    if seat.born:
+def _proposal_reason(setup):
+    """Why the app proposes its first player (the engine's ``first_player_reason``, RULES.md
+    2.3, decision 2), in this language."""
+    code, params = first_player_reason(setup)
+    proposed = params["player"]
+    if code == "oldest":
         text = _("The app proposes {player}: the oldest player (born {born}).", player=proposed,
-                 born=format_date(seat.born))
-    elif any(p.born for p in setup.players):
-        text = _("The app proposes {player}.", player=proposed)
+                 born=format_date(params["born"]))
     else:
         text = _("Nobody gave a birth date: the app proposes the first seat, {player}.", player=proposed)
     return {"player": proposed, "text": text,
@@ -204,117 +212,84 @@ def _factions(loaded, standing, nxt):
     return out
 
 
-def _card_entries(game, pack, kinds, me, kind):
-    """The cards of one kind (activities or events) with whether the host can play one now,
-    and the engine's reason when not."""
-    cards = pack.activity_cards if kind == "play_activity" else pack.event_cards
+def _reason(offer, pack):
+    """An engine ``offer`` (``Game.offer``) as a screen shows it: whether it can be completed
+    now, whether the card or active itself is refused (a disabled button) or only none of its
+    options fits (a page that says why for each), and the engine's reason in this language."""
+    return {"legal": offer["legal"], "refused": offer["refusal"] is not None,
+            "reason": words.error_text(offer["reason"], pack) if offer["reason"] is not None else None}
+
+
+def _card_entries(pack, kinds, kind):
+    """The cards of one kind (activities or events), each as the engine offers it."""
     entry = kinds.get(kind)
-    base = {"type": kind, "player": me}
-    card_refusals = game.options(base, "card", [c.key for c in cards]) if entry is None else {}
-    out = []
-    for card in cards:
-        info = entry["cards"].get(card.key) if entry is not None else None
-        refusal = info["refusal"] if info is not None else card_refusals.get(card.key)
-        playable = False
-        if info is not None and refusal is None:
-            if kind == "play_activity":
-                if card.is_dating:
-                    playable = any(r is None for ps in info.get("partners", {}).values() for r in ps.values())
-                else:
-                    playable = any(r is None for r in info["targets"].values())
-            else:
-                playable = all(any(r is None for r in opts.values()) for name, opts in info["fields"].items()
-                               if name not in ("participants", "hobby"))
-        out.append({"card": card, "refusal": words.error_text(refusal, pack) if refusal is not None else None,
-                    "playable": playable})
-    return out
+    if entry is None:
+        return []
+    return [dict(_reason(offer, pack), card=pack.cards_by_key[key]) for key, offer in entry["cards"].items()]
 
 
-def _abilities(game, pack, kinds, me):
-    """The player's actives with an ability to use: one tap for Jaakko and Kalle, a page of
-    targets for Pare and Niksu; the engine's reason when it cannot be used now."""
+def _abilities(pack, kinds):
+    """The player's actives with an ability to use: one tap when it takes no field (Jaakko,
+    Kalle), a page of options when it does (Pare, Niksu); the engine's reason when not now."""
     entry = kinds.get("ability")
-    out = []
-    for key in game.faction(me):
-        card = pack.actives_by_key[key]
-        if card.ability not in USED_ABILITIES:
-            continue
-        info = entry["actives"].get(key) if entry is not None else None
-        if info is None:
-            refusal = game.options({"type": "ability", "player": me}, "active", [key])[key]
-        else:
-            refusal = info["refusal"]
-        usable = refusal is None
-        if usable and card.ability == "pare":
-            usable = sum(1 for r in (info or {}).get("targets", {}).values() if r is None) >= 3
-        elif usable and card.ability == "niksu":
-            usable = any(r is None for r in (info or {}).get("from", {}).values())
-        out.append({"key": key, "card": card, "ability": card.ability, "usable": usable,
-                    "needs_page": card.ability in ("pare", "niksu"),
-                    "refusal": words.error_text(refusal, pack) if refusal is not None else
-                    (None if usable else _("no legal target now"))})
-    return out
+    if entry is None:
+        return []
+    return [dict(_reason(offer, pack), key=key, card=pack.actives_by_key[key], ability=offer["ability"],
+                 needs_page=offer["field"] is not None)
+            for key, offer in entry["actives"].items()]
+
+
+def _option_label(pack, field, key):
+    """How one candidate of a field is named: an active by its name, a faction by its player."""
+    return _("{player}'s faction", player=key) if field == "faction" else words.active_name(pack, key)
 
 
 def _reactions(game, pack, kinds):
+    """The reactions to the trigger, shown only when one of them can be played now."""
     entry = kinds.get("react")
-    if entry is None:
+    if entry is None or not entry["legal"]:
         return None
     cards = []
-    for key, info in entry["cards"].items():
-        legal = info["refusal"] is None
-        targets = []
-        if legal and "target" in info:
-            targets = [words.active_name(pack, k) for k, r in info["target"].items() if r is None]
-            legal = bool(targets)
-        elif legal and "faction" in info:
-            targets = [k for k, r in info["faction"].items() if r is None]
-            legal = bool(targets)
-        cards.append({"card": pack.cards_by_key[key], "legal": legal, "targets": targets,
-                      "refusal": words.error_text(info["refusal"], pack) if info["refusal"] is not None else None})
+    for key, offer in entry["cards"].items():
+        targets = [_option_label(pack, offer["field"], k) for k, r in offer["options"].items() if r is None]
+        cards.append(dict(_reason(offer, pack), card=pack.cards_by_key[key], targets=targets))
     return {"to": entry["to"], "trigger": entry["trigger"], "players": entry["players"], "cards": cards,
             "trigger_line": words.move_line(game.moves[entry["to"] - 1], pack, entry["to"])}
 
 
-def _choice_answers(game, pack, nxt):
-    """The first pending choice and its answers, each one tap."""
-    if nxt is None or nxt.get("expects") != "choose":
+def _choice_answers(game, pack, kinds):
+    """The first pending choice and the engine's answers to it, each one tap."""
+    entry = kinds.get("choose")
+    if entry is None:
         return None
-    choice = nxt["choice"]
     answers = []
-    if choice["choice"] == "discard_hobby":
-        for act_id in choice["options"]:
-            answers.append({"active": choice["active"], "activity": act_id,
-                            "label": words.activity_label(pack, game, act_id)})
-    else:
-        for key in choice["partners"]:
-            for p in game.order:
-                if p != game.state.actives[key].owner:
-                    answers.append({"active": key, "faction": p,
-                                    "label": _("{active} → {player}'s faction", active=words.active_name(pack, key),
-                                               player=p)})
-    return {"choice": choice, "answers": answers, "text": words.choice_text(choice, pack, game)}
+    for answer in entry["answers"]:
+        if "activity" in answer:
+            label = words.activity_label(pack, game, answer["activity"])
+        else:
+            label = _("{active} → {player}'s faction", active=words.active_name(pack, answer["active"]),
+                      player=answer["faction"])
+        answers.append(dict(answer, label=label))
+    return {"choice": entry["choice"], "answers": answers, "text": words.choice_text(entry["choice"], pack, game)}
 
 
 def _context(loaded, **extra):
     game = loaded.game
     pack = loaded.pack
     standing = table_standing(game)
-    legal = game.legal_moves()
-    kinds = {m["type"]: m for m in legal}
+    kinds = {m["type"]: m for m in game.offers()}
     nxt = game.next()
     me = game.current
     ctx = dict(loaded=loaded, game=game, pack=pack, standing=standing, kinds=kinds, next=nxt, seq=loaded.seq,
                me=me, factions=_factions(loaded, standing, nxt), season=game.season,
                season_name=words.season_name(game.season), words=words,
                pending=[words.choice_text(c, pack, game) for c in game.pending],
-               choice=_choice_answers(game, pack, nxt), reactions=_reactions(game, pack, kinds),
+               choice=_choice_answers(game, pack, kinds), reactions=_reactions(game, pack, kinds),
                active_deck=[words.active_name(pack, k) for k in game.active_deck],
                last_lines=[], activities=[], events=[], abilities=[])
     if nxt is not None and nxt["expects"] == "play":
-        ctx.update(activities=_card_entries(game, pack, kinds, me, "play_activity"),
-                   events=_card_entries(game, pack, kinds, me, "play_event"),
-                   abilities=_abilities(game, pack, kinds, me))
+        ctx.update(activities=_card_entries(pack, kinds, "play_activity"),
+                   events=_card_entries(pack, kinds, "play_event"), abilities=_abilities(pack, kinds))
     last = loaded.last_result()
     if last is not None:
         ctx["last_lines"] = words.result_lines(last, pack)
@@ -404,12 +379,10 @@ def _page(table_id):
     return loaded, None
 
 
-def _options(game, pack, base, field, candidates):
-    """Candidates of one field: ``[(key, label, reason or None)]`` from ``Game.options``."""
-    out = []
-    for key, refusal in game.options(base, field, candidates).items():
-        out.append((key, refusal is None, words.error_text(refusal, pack) if refusal is not None else None))
-    return out
+def _rows(offer, pack):
+    """The options of an offer's field: ``[(key, legal, reason or None)]``."""
+    return [(key, refusal is None, words.error_text(refusal, pack) if refusal is not None else None)
+            for key, refusal in offer["options"].items()]
 
 
 def _by_faction(game, pack, rows):
@@ -428,26 +401,49 @@ def _by_faction(game, pack, rows):
     return groups
 
 
-def _activity_groups(game, pack, base, field):
-    """Activities held in the game as options of ``field``, grouped by holder."""
+def _activity_groups(game, pack, offer):
+    """The activities an offer's field may name, grouped by holder in seat order."""
     st = game.state
-    held = [x.id for k in st.in_seat_order() for x in st.actives[k].acts]
-    refusals = game.options(base, field, held)
+    options = offer["options"]
     groups = []
     for key in st.in_seat_order():
         a = st.actives[key]
-        rows = [dict(key=x.id, name=f"{x.card.name} ({x.id})", paused=x.paused, legal=refusals[x.id] is None,
-                     reason=words.error_text(refusals[x.id], pack) if refusals[x.id] is not None else None)
-                for x in a.acts]
+        rows = [dict(key=x.id, name=f"{x.card.name} ({x.id})", paused=x.paused, legal=options[x.id] is None,
+                     reason=words.error_text(options[x.id], pack) if options[x.id] is not None else None)
+                for x in a.acts if x.id in options]
         if rows:
             groups.append((words.active_name(pack, key), a.owner, rows))
     return groups
 
 
+def _card_step(game, pack, offer, needs):
+    """What a card's page asks next: the step of the template and its options, from the
+    engine's offer (a target links on to a page of its own when another field follows)."""
+    field = offer["field"]
+    rows = _rows(offer, pack)
+    if field is None:
+        return {"step": "confirm"}
+    if field == "target":
+        linked = needs.index("target") < len(needs) - 1
+        return {"step": "target_link" if linked else "target", "groups": _by_faction(game, pack, rows)}
+    if field in ("partner", "participants"):
+        return {"step": field, "groups": _by_faction(game, pack, rows)}
+    if field == "active":
+        listed = [dict(key=k, name=words.active_name(pack, k), legal=ok, reason=why) for k, ok, why in rows]
+        return {"step": "active", "groups": [(None, listed)] if listed else []}
+    if field == "activity":
+        return {"step": "activity", "activity_groups": _activity_groups(game, pack, offer)}
+    name = (lambda k: words.activity_label(pack, game, k)) if field == "hobby" else \
+        (lambda k: words.card_name(pack, k))
+    listed = [dict(key=k, name=name(k), legal=ok, reason=why) for k, ok, why in rows]
+    return {"step": field, "hobbies" if field == "hobby" else "chores": listed}
+
+
 @bp.get("/table/<int:table_id>/card/<card>")
 def card(table_id, card):
-    """A card the current player plays: its targets (and the next field the card needs), only
-    the legal ones as buttons, the others shown with the engine's reason."""
+    """A card the current player plays: the options of the next field it takes (the engine's
+    ``Game.offer`` for the fields given so far), only the legal ones as buttons, the others
+    shown with the engine's reason."""
     loaded, response = _page(table_id)
     if response is not None:
         return response
@@ -460,107 +456,37 @@ def card(table_id, card):
         return redirect(url_for("alterego.turn", table_id=table_id))
     kind = "play_activity" if c.is_activity else "play_event"
     base = {"type": kind, "player": me, "card": c.key}
-    st = game.state
-    in_game = st.in_seat_order()
-    given = {}
-    for name in ("target", "hobby"):
-        value = request.args.get(name)
-        if value:
-            given[name] = value
-    card_refusal = game.options({"type": kind, "player": me}, "card", [c.key])[c.key]
+    given = {name: request.args[name] for name in ("target", "hobby") if request.args.get(name)}
+    offer = game.offer(dict(base, **given))
+    needs = card_fields(pack, base)
     ctx = _context(loaded)
-    ctx.update(card=c, kind=kind, base=base, given=given, step=None, groups=[], activity_groups=[],
-               card_refusal=words.error_text(card_refusal, pack) if card_refusal is not None else None,
-               fields=EVENT_FIELDS.get(c.effect, ()) if kind == "play_event" else ("target",))
-    if card_refusal is None:
-        if kind == "play_activity":
-            if c.is_dating and "target" in given:
-                ctx.update(step="partner", groups=_by_faction(game, pack, _options(
-                    game, pack, dict(base, target=given["target"]), "partner",
-                    [k for k in in_game if k != given["target"]])))
-            elif c.is_dating:
-                # a target is offered only when some partner is legal with it (P9), else with the
-                # partners' first refusal
-                rows = []
-                for key, ok, why in _options(game, pack, base, "target", in_game):
-                    if ok:
-                        partners = game.options(dict(base, target=key), "partner", [k for k in in_game if k != key])
-                        if all(r is not None for r in partners.values()):
-                            first = next(iter(partners.values()), None)
-                            ok, why = False, words.error_text(first, pack) if first is not None else \
-                                _("no legal target now")
-                    rows.append((key, ok, why))
-                ctx.update(step="target_link", groups=_by_faction(game, pack, rows))
-            else:
-                ctx.update(step="target", groups=_by_faction(game, pack, _options(game, pack, base, "target",
-                                                                                  in_game)))
-        else:
-            fields = EVENT_FIELDS.get(c.effect, ())
-            if not fields:
-                ctx.update(step="confirm")
-            elif c.effect == "tarkea_nakki":
-                if "target" not in given:
-                    ctx.update(step="target_link", groups=_by_faction(game, pack, _options(game, pack, base, "target",
-                                                                                          in_game)))
-                elif "hobby" not in given:
-                    holder = st.actives.get(given["target"])
-                    hobbies = [x.id for x in holder.acts if x.card.is_hobby] if holder is not None else []
-                    refusals = game.options(dict(base, target=given["target"]), "hobby", hobbies)
-                    ctx.update(step="hobby", hobbies=[
-                        dict(key=h, name=words.activity_label(pack, game, h), legal=r is None,
-                             reason=words.error_text(r, pack) if r is not None else None)
-                        for h, r in refusals.items()])
-                else:
-                    chores = [x.key for x in pack.cards if x.is_chore]
-                    refusals = game.options(dict(base, **given), "chore", chores)
-                    ctx.update(step="chore", chores=[
-                        dict(key=k, name=words.card_name(pack, k), legal=r is None,
-                             reason=words.error_text(r, pack) if r is not None else None)
-                        for k, r in refusals.items()])
-            elif c.effect == "bile":
-                if "target" not in given:
-                    ctx.update(step="target_link", groups=_by_faction(game, pack, _options(game, pack, base, "target",
-                                                                                          in_game)))
-                else:
-                    ctx.update(step="participants", groups=_by_faction(game, pack, _options(
-                        game, pack, dict(base, target=given["target"]), "participants",
-                        [k for k in in_game if k != given["target"]])))
-            elif "active" in fields:
-                deck = game.active_deck
-                ctx.update(step="active", groups=[(None, [
-                    dict(key=k, name=words.active_name(pack, k), legal=ok, reason=why)
-                    for k, ok, why in _options(game, pack, base, "active", deck)])] if deck else [])
-            elif "activity" in fields:
-                ctx.update(step="activity", activity_groups=_activity_groups(game, pack, base, "activity"))
-            else:
-                ctx.update(step="target", groups=_by_faction(game, pack, _options(game, pack, base, "target",
-                                                                                  in_game)))
+    ctx.update(card=c, kind=kind, base=base, given=given, step=None, groups=[], activity_groups=[], hobbies=[],
+               chores=[], needs=needs,
+               card_refusal=words.error_text(offer["refusal"], pack) if offer["refusal"] is not None else None)
+    if offer["refusal"] is None:
+        ctx.update(_card_step(game, pack, offer, needs))
     return render_template("alterego/card.html", **ctx)
 
 
 @bp.get("/table/<int:table_id>/ability/<active>")
 def ability(table_id, active):
-    """Pare's joke (3 actives) or Niksu's comfort (one active to take from)."""
+    """An ability that takes a field: Pare's joke (its actives) or Niksu's comfort (the active
+    to take from), as the engine offers them; one tap for the others."""
     loaded, response = _page(table_id)
     if response is not None:
         return response
     game, pack = loaded.game, loaded.pack
     card_ = pack.actives_by_key.get(active)
-    if card_ is None or card_.ability not in USED_ABILITIES:
+    if card_ is None or not card_.used_ability:  # an ability that applies by itself is no move
         abort(404)
     if game.next()["expects"] != "play":
         return redirect(url_for("alterego.turn", table_id=table_id))
-    me = game.current
-    base = {"type": "ability", "player": me, "active": active}
-    refusal = game.options({"type": "ability", "player": me}, "active", [active])[active]
-    in_game = game.state.in_seat_order()
+    base = {"type": "ability", "player": game.current, "active": active}
+    offer = game.offer(base)
     ctx = _context(loaded)
-    ctx.update(active=card_, base=base, groups=[],
-               refusal=words.error_text(refusal, pack) if refusal is not None else None)
-    if refusal is None and card_.ability == "pare":
-        ctx["groups"] = _by_faction(game, pack, _options(game, pack, base, "targets", in_game))
-    elif refusal is None and card_.ability == "niksu":
-        ctx["groups"] = _by_faction(game, pack, _options(game, pack, base, "from", in_game))
+    ctx.update(active=card_, base=base, field=offer["field"], need=LIST_NEEDS.get(offer["field"]),
+               groups=_by_faction(game, pack, _rows(offer, pack)),
+               refusal=words.error_text(offer["refusal"], pack) if offer["refusal"] is not None else None)
     return render_template("alterego/ability.html", **ctx)
 
 
@@ -583,25 +509,19 @@ def react(table_id, card):
     number = trigger[0]
     ctx["to"] = number
     ctx["trigger_line"] = words.move_line(trigger[1], pack, number)
-    st = game.state
-    players = [p for p in game.order if st.hands[p] >= 1]
+    entry = ctx["kinds"].get("react")
+    players = entry["players"] if entry is not None else []  # none when no hand holds a card
+    hands = game.hands
     rows = []
     for player in players:
-        base = {"type": "react", "player": player, "card": c.key, "to": number}
-        refusal = game.options({"type": "react", "player": player, "to": number}, "card", [c.key])[c.key]
-        row = {"player": player, "hand": st.hands[player], "options": [], "field": None,
-               "refusal": words.error_text(refusal, pack) if refusal is not None else None}
-        if refusal is None and c.effect in ("taktinen_teko", "ei_rahaa"):
-            row["field"] = "target"
-            row["options"] = [dict(key=k, name=words.active_name(pack, k), legal=ok, reason=why)
-                              for k, ok, why in _options(game, pack, base, "target", st.in_seat_order())]
-        elif refusal is None and c.effect == "mun_kaverit":
-            row["field"] = "faction"
-            row["options"] = [dict(key=p, name=_("{player}'s faction", player=p), legal=ok, reason=why)
-                              for p, ok, why in _options(game, pack, base, "faction", list(game.order))]
-        rows.append(row)
+        offer = game.offer({"type": "react", "player": player, "card": c.key, "to": number})
+        field = offer["field"]
+        rows.append({"player": player, "hand": hands[player], "field": field,
+                     "options": [dict(key=k, name=_option_label(pack, field, k), legal=ok, reason=why)
+                                 for k, ok, why in _rows(offer, pack)],
+                     "refusal": words.error_text(offer["refusal"], pack) if offer["refusal"] is not None else None})
     ctx["rows"] = rows
-    ctx["no_hand"] = [p for p in game.order if st.hands[p] < 1]
+    ctx["no_hand"] = [p for p in game.order if p not in players]
     return render_template("alterego/react.html", **ctx)
 
 

@@ -69,12 +69,6 @@ DISCARD_CAUSES = {
     "season_start": N_("season start"), "discard_hobby": N_("chosen by its owner"), "adjust": N_("correction"),
 }
 
-#: the RULES.md 4 step a season-change event belongs to
-SEASON_STEPS = {"1": N_("hands noted and discarded"), "2a": N_("theses completed"),
-                "2b": N_("stress-relief campaigns discarded"), "2c": N_("away actives return"),
-                "2d": N_("paused activities return"), "3": N_("start effects"), "5": N_("hands dealt"),
-                "6": N_("play goes on"), "end": N_("the game ends")}
-
 #: the end-of-turn check (RULES.md 3.5) in words, by outcome and reason
 CHECK_REASONS = {
     "no_anxiety": N_("has activities, no anxiety to lose"),
@@ -153,7 +147,7 @@ def error_text(err, pack=None):
     """An engine refusal (``IllegalMoveError``, ``MalformedError``, ``SetupError``) in the current
     locale: its English template translated, then filled with its numbers. A malformed field
     keeps its path in front (``move.target: …``)."""
-    from facilitator.rules.lyceum.record import ReplayError
+    from facilitator.rules.errors import ReplayError
     if isinstance(err, ReplayError):
         inner = error_text(err.error, pack)
         return _("move {number} ({move}): {error}", number=err.number, move=move_name(err.move.type), error=inner)

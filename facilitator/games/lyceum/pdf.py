@@ -100,12 +100,22 @@ def blank_protocol_pdf(table, players, pack=None, event=None, now=None, event_da
     """A paper protocol to fill by hand, as PDF bytes. ``players`` are names (seating order) or
     ``PlayerSetup`` objects; with ``pack`` their characters, start skills, declarations and
     turn order are printed too. ``event_date`` (ISO ``YYYY-MM-DD``) fills the date line."""
-    return html_to_pdf(render_html("blank.html", table=table, event=event, players=blank_players(players, pack),
-                                   made_at=_now(now), bonus=DECLARATION_BONUS, event_date=event_date))
+    return html_to_pdf(blank_protocol_html(table, players, pack, event, now, event_date))
+
+
+def blank_protocol_html(table, players, pack=None, event=None, now=None, event_date=None):
+    """The paper protocol's print template rendered to HTML (what ``blank_protocol_pdf`` prints),
+    its reminders with the engine's numbers: XP per colour, free SP per level, the rounds a
+    deferred card stays playable, the future image bonus."""
+    from facilitator.rules.lyceum import cards, game
+    return render_html("blank.html", table=table, event=event, players=blank_players(players, pack),
+                       made_at=_now(now), bonus=DECLARATION_BONUS, event_date=event_date,
+                       colour_xp=[(c, cards.COLOR_XP[c]) for c in cards.COLORS], level_sp=game.LEVEL_UP_SP,
+                       defer_rounds=game.DEFER_ROUNDS)
 
 
 __all__ = ["table_protocol_pdf", "render_protocol_pdf_from_record", "event_results_pdf", "certificates_pdf",
-           "blank_protocol_pdf", "protocol_html", "print_globals"]
+           "blank_protocol_pdf", "blank_protocol_html", "protocol_html", "print_globals"]
 
 
 def print_globals():

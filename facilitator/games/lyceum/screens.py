@@ -17,10 +17,11 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from facilitator import services
 from facilitator.games.lyceum import words
 from facilitator.games.lyceum.search import find_card_by_code, find_cards
-from facilitator.i18n import describe_error, era_name, skill_name, translate_error
+from facilitator.i18n import color_name, describe_error, era_name, skill_name, translate_error
 from facilitator.i18n import gettext as _
 from facilitator.rules import MalformedError, RulesError, SetupError
 from facilitator.rules.lyceum import COLORS, ERA_BY_KEY, age_in_round, era_of_round, turn_order_reason
+from facilitator.rules.lyceum.cards import allows_special
 from facilitator.rules.lyceum.deck import next_card
 from facilitator.rules.lyceum.pack import read_inline_card
 from facilitator.rules.lyceum.setup import setup_problems
@@ -124,7 +125,7 @@ def setup(table_id):
                     return redirect(url_for("lyceum.turn", table_id=table_id), 303)
             status = status if status == 409 else 400
         return render_template("host/setup.html", loaded=loaded, form=form, errors=errors,
-                               pack=loaded.pack, rules=setup_rules()), status
+                               pack=loaded.pack, rules=setup_rules(), turn_order_rule=words.turn_order_rule()), status
 
 
 def _seat_of(path, seats):
@@ -138,13 +139,23 @@ def _seat_of(path, seats):
 
 
 def setup_rules():
-    """The numbers of RULES.md 2 the setup screen shows and checks live, from the engine."""
+    """The numbers of RULES.md 2 the setup screen shows and checks live, from the engine (the
+    seats past ``min_players`` are marked optional)."""
     from facilitator.rules.lyceum.setup import DECLARATION_BONUS, EXTRA_SP, MAX_PLAYERS, MIN_PLAYERS
     return {"extra_sp": EXTRA_SP, "declarations": sorted(DECLARATION_BONUS), "min_players": MIN_PLAYERS,
             "max_players": MAX_PLAYERS}
 
 
 # ----- the turn screen ----------------------------------------------------------------
+def turn_rules():
+    """The engine's numbers the turn screens say: the rounds of a game (RULES.md 1), what a rest
+    gives (3.2) and the XP step of a correction (3.7). Read from the engine when a screen is
+    drawn, never written into a template."""
+    from facilitator.rules.lyceum import eras, game
+    return {"rounds": eras.ROUNDS, "xp_step": game.XP_STEP,
+            "rest": {"skill": skill_name(game.REST_SKILL), "gain": game.REST_GAIN, "sp": game.REST_FREE_SP}}
+
+
 def _context(loaded, **extra):
     game = loaded.game
     standing = table_standing(game)
@@ -166,7 +177,11 @@ def _context(loaded, **extra):
     last = loaded.last_result()
     mover = game.current if game.main_done else None
     deferred = game.deferred_status(mover) if mover else None
+    main = nxt["player"] if nxt and nxt["expects"] == "main" else None
+    share_refusal = game.share_refusal(main) if main and "share" not in kinds else None
     ctx = dict(loaded=loaded, game=game, standing=standing, legal=legal, kinds=kinds, next=nxt,
+               **turn_rules(),
+               share_refusal=translate_error(share_refusal) if share_refusal is not None else None,
                round_no=round_no, era=era_of_round(round_no), age=age_in_round(round_no), new_era=new_era,
                players=players, order_reason=order_reason, seq=loaded.seq,
                last_lines=result_lines(last) if last else [], colors=COLORS,
@@ -265,6 +280,10 @@ def _bound(loaded, player):
                                                             card_code=request.values.get("card"))), 409
 
 
+def _colour_needed():
+    return _("Choose the colour of the deck: {colors}", colors=words.or_list(color_name(c) for c in COLORS))
+
+
 def draw_url(table_id, seq, player, **args):
     return url_for("lyceum.draw", table_id=table_id, after=seq, player=player, **args)
 
@@ -274,7 +293,7 @@ def draw_url(table_id, seq, player, **args):
 def draw(table_id):
     color = request.args.get("color")
     if color not in COLORS:
-        return _refuse(table_id, _("Choose the colour of the deck: green, yellow or red"), 400)
+        return _refuse(table_id, _colour_needed(), 400)
     with db_session() as s:
         loaded = _load(s, table_id)
         if loaded.broken:
@@ -331,7 +350,7 @@ def card_view(game, player, card, manual_json=""):
 def draw_manual(table_id):
     color = request.values.get("color")
     if color not in COLORS:
-        return _refuse(table_id, _("Choose the colour of the deck: green, yellow or red"), 400)
+        return _refuse(table_id, _colour_needed(), 400)
     with db_session() as s:
         loaded = _load(s, table_id)
         if loaded.broken:
@@ -345,7 +364,7 @@ def draw_manual(table_id):
             return stale
         form = ManualCardForm(color=color)
         ctx = _context(loaded)
-        ctx.update(color=color, player=player, error=None, form=form)
+        ctx.update(color=color, player=player, error=None, form=form, special_allowed=allows_special(color))
         if request.method == "POST":
             data = form.card_data() if form.validate() else None
             card = None

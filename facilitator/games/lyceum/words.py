@@ -180,6 +180,20 @@ def turn_order_text(code, params, sentence=False):
     return _(texts[code], **params)
 
 
+def turn_order_rule():
+    """How the turn order is decided (RULES.md 2), naming the engine's skill: the setup screen
+    says it before the players are seated; ``turn_order_text`` says who it made first."""
+    from facilitator.rules.lyceum.setup import TURN_ORDER_SKILL
+    return _("Turn order: the most {skill} after the extra SP goes first; on a tie, the younger; then clockwise.",
+             skill=skill_name(TURN_ORDER_SKILL))
+
+
+def or_list(values):
+    """``35, 40 or 45`` in the current language."""
+    values = [str(v) for v in values]
+    return values[0] if len(values) == 1 else _("{first} or {last}", first=", ".join(values[:-1]), last=values[-1])
+
+
 def ranking_rule_text(rule):
     """The team ranking rule of RULES.md 5, in words."""
     if rule == "total":

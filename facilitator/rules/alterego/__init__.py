@@ -10,7 +10,7 @@ enforced here. The modules:
 * ``state``: the state and what is read from it (N, U, in force, P, A, influence);
 * ``checks``: whether a move is legal now (the rule-reference scheme is documented there);
 * ``effects``: what a legal move does (gains, losses, seasons, reactions as modifiers);
-* ``game``: ``Game`` (check, apply, legal moves, options, copy);
+* ``game``: ``Game`` (check, apply, offers and legal moves, options, copy);
 * ``record`` and ``standings``: `alterego-record/1` and `alterego-standings/1`;
 * ``simulate``: random legal games for property tests and benchmarks.
 
@@ -44,7 +44,10 @@ Refusals that RECORD.md calls malformed but that only the pack or the table can 
    ends (each must differ from where the trigger sends them so far).
 9. ``standings`` refuses two tables of one name (decision 49) with a ``MalformedError``.
 10. ``propose_first``: players without ``born`` come after those with one.
-11. ``legal_moves`` offers every card of the pack (hands are hidden, RULES.md intro).
+11. ``offers`` lists every card of the pack (hands are hidden, RULES.md intro), each with
+    ``legal`` and its reason (``Game.offer``); ``legal_moves`` drops only the types none of
+    whose options is legal. A Seurustelu onto the player's own active is refused (P9) before
+    a partner is named; an Uusi aktiivi with an empty active deck before an active is.
 """
 
 from ..errors import IllegalMoveError, MalformedError, PackError, Problem, RulesError, SetupError

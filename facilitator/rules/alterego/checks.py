@@ -21,7 +21,7 @@ a card field that is not given yet is no error, and the checks that need it are 
 
 from ..errors import IllegalMoveError, MalformedError
 from .effects import Resolution
-from .pack import EVENT_FIELDS, USED_ABILITIES
+from .pack import ABILITY_FIELDS, EVENT_FIELDS, PARE_TARGETS, REACTION_FIELDS, USED_ABILITIES
 
 TURN_MOVES = frozenset(("draw", "season", "play_event", "play_activity", "ability", "end_turn"))
 TRIGGERS = frozenset(("play_event", "play_activity", "ability", "season", "choose"))
@@ -186,9 +186,12 @@ def _check_play_activity(game, st, move, partial):
                        count=card.count, held=held)
     if move.target is None and partial:
         return None
-    check_target_p2_p8(st, move.target, move.player)
-    if card.is_dating and move.partner is not None:
-        _check_p9(st, move.target, move.partner, move.player)
+    a = check_target_p2_p8(st, move.target, move.player)
+    if card.is_dating:
+        if a.owner == move.player:  # P9's condition on X alone: no partner makes it legal
+            raise _p9_own(move.target, move.player)
+        if move.partner is not None:
+            _check_p9(st, move.target, move.partner, move.player)
     return None
 
 
@@ -258,8 +261,12 @@ def _check_p9(st, x, y, player):
                        partner=y, used=used, va=b.card.va)
     for key in (x, y):
         if st.actives[key].owner == player:
-            raise _illegal("P9", "p9_own", "P9: {active} belongs to {player}; Seurustelu is played onto two actives "
-                           "of other players", active=key, player=player)
+            raise _p9_own(key, player)
+
+
+def _p9_own(key, player):
+    return _illegal("P9", "p9_own", "P9: {active} belongs to {player}; Seurustelu is played onto two actives of "
+                    "other players", active=key, player=player)
 
 
 # ----- RULES.md 1.2: play_event ------------------------------------------------------------
@@ -338,12 +345,13 @@ def _event_tarkea_nakki(st, move, card, partial):
 
 
 def _event_uusi_aktiivi(st, move, card, partial):
-    if move.active is None:
-        return
-    _known_active(st, move.active, "active")
-    if len(st.actives) >= len(st.pack.actives):
+    if move.active is not None:
+        _known_active(st, move.active, "active")
+    if len(st.actives) >= len(st.pack.actives):  # the card is refused before an active is named
         raise _illegal("§1.2", "uusi_aktiivi_deck_empty", "§1.2: the active deck is empty: all {count} actives are "
                        "in the game", count=len(st.pack.actives))
+    if move.active is None:
+        return
     a = st.actives.get(move.active)
     if a is not None:
         raise _illegal("§1.2", "uusi_aktiivi_in_game", "§1.2: {active} is already in the game ({owner}'s); the "
@@ -402,8 +410,7 @@ def _check_ability(game, st, move, partial):
                        active=move.active, player=move.player,
                        owner=a.owner if a is not None else "the active deck")
     ability = a.card.ability
-    _fields(move, ("targets", "from"), {"pare": ("targets",), "niksu": ("from",)}.get(ability, ()), partial,
-            f"{move.active}'s ability")
+    _fields(move, ("targets", "from"), ABILITY_FIELDS.get(ability, ()), partial, f"{move.active}'s ability")
     if ability not in USED_ABILITIES:
         raise _illegal("§1.1", "ability_none", "§1.1: {active} has no ability to use: {ability} applies by itself",
                        active=move.active, ability=ability or "none")
@@ -418,8 +425,8 @@ def _check_ability(game, st, move, partial):
                        "{bo}) and cannot use its ability", active=move.active, anxiety=anxiety, bo=a.card.bo)
     if ability == "pare" and move.targets is not None:
         distinct = len(set(move.targets))
-        short = partial and len(move.targets) < 3  # a screen still adding targets
-        if distinct != len(move.targets) or (len(move.targets) != 3 and not short):
+        short = partial and len(move.targets) < PARE_TARGETS  # a screen still adding targets
+        if distinct != len(move.targets) or (len(move.targets) != PARE_TARGETS and not short):
             raise _illegal("§6.32", "pare_targets", "§6.32: Pare's joke needs exactly 3 distinct actives, got {given} "
                            "({distinct} distinct)", given=len(move.targets), distinct=distinct)
         for i, key in enumerate(move.targets):
@@ -446,8 +453,7 @@ def _check_react(game, st, move, partial):
         raise _coded("wrong_card_type", MalformedError("move.card", "{card} is no reaction; react plays only "
                                                        "reactions", card=card.key))
     effect = card.effect
-    wanted = {"taktinen_teko": ("target",), "ei_rahaa": ("target",), "mun_kaverit": ("faction",)}.get(effect, ())
-    _fields(move, ("target", "faction"), wanted, partial, card.key)
+    _fields(move, ("target", "faction"), REACTION_FIELDS.get(effect, ()), partial, card.key)
     _no_card(st, move.player, 1, "§3.4")
     trigger = game._trigger
     if trigger is None:
@@ -665,6 +671,59 @@ def _check_change(st, i, change):
                 raise _illegal("§7", "adjust_unpause_free_time", "§7: change {index}: {active} has no free time to "
                                "take {activity} back ({used} of {va} used)", index=i, active=a.key,
                                activity=act.id, used=used, va=a.card.va)
+
+
+# ----- a move being entered: the fields its card or ability takes, and why none fits ------------
+#: list fields: how many legal members a move needs at least (Pare names 3, a Bile may be empty)
+LIST_NEEDS = {"targets": PARE_TARGETS, "participants": 0}
+
+
+def card_fields(pack, move):
+    """The fields a move's card or ability takes beyond its type's own, in the order a host
+    enters them (RECORD.md 2): ``("target", "partner")`` for Seurustelu, ``EVENT_FIELDS`` for
+    an event, ``ABILITY_FIELDS`` and ``REACTION_FIELDS``; ``()`` when the card or active is not
+    known yet (its own refusal says so)."""
+    kind = move.get("type")
+    if kind == "play_activity":
+        card = pack.cards_by_key.get(move.get("card"))
+        return ("target", "partner") if card is not None and card.is_dating else ("target",)
+    if kind == "play_event":
+        card = pack.cards_by_key.get(move.get("card"))
+        return EVENT_FIELDS.get(card.effect, ()) if card is not None else ()
+    if kind == "ability":
+        active = pack.actives_by_key.get(move.get("active"))
+        return ABILITY_FIELDS.get(active.ability, ()) if active is not None else ()
+    if kind == "react":
+        card = pack.cards_by_key.get(move.get("card"))
+        return REACTION_FIELDS.get(card.effect, ()) if card is not None else ()
+    return ()
+
+
+def no_option(move, field, legal):
+    """Why a move being entered cannot be completed: no candidate of ``field`` is legal with the
+    fields given so far (``legal`` of them are, fewer than a list field needs). The refusals of
+    the single candidates say why each one is not; this one says it of the card."""
+    kind, card = move.get("type"), move.get("card")
+    if field == "partner":
+        return _illegal("P9", "p9_no_partner", "P9: no active can be the partner of {target} now",
+                        target=move.get("target"))
+    if field == "target" and kind == "react":
+        return _illegal("§3.4", "react_no_target", "§3.4: {card}: no active it may name is left now", card=card)
+    if field == "target":
+        return _illegal("§3.2", "no_target", "§3.2: no active can be the target of {card} now", card=card)
+    if field == "faction":
+        return _illegal("§3.4", "react_no_faction", "§3.4: {card}: no faction can take the couple now", card=card)
+    if field == "chore":
+        return _illegal("P1", "no_chore", "P1: every copy of every chore is in play; {card} needs one", card=card)
+    if field == "activity":
+        return _illegal("§1.2", "no_activity", "§1.2: no activity {card} can name is held now", card=card)
+    if field == "targets":
+        return _illegal("§6.32", "pare_too_few", "§6.32: Pare's joke needs {need} actives; only {count} can be "
+                        "named now", need=PARE_TARGETS, count=legal)
+    if field == "from":
+        return _illegal("§1.1", "niksu_nobody", "§1.1: {active} has nobody to comfort now: no other active in the "
+                        "game has temporary anxiety", active=move.get("active"))
+    return _illegal("§7", "no_option", "§7: no {field} can be chosen now", field=field)
 
 
 _CHECKS = {

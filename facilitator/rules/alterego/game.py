@@ -17,10 +17,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..errors import IllegalMoveError, MalformedError
-from .checks import TRIGGERS, check
+from .checks import LIST_NEEDS, TRIGGERS, card_fields, check, no_option
 from .effects import Modifiers, Resolution
-from .moves import Move, read_move
-from .pack import EVENT_FIELDS, USED_ABILITIES
+from .moves import Move, read_move, with_field
+from .pack import USED_ABILITIES
 from .setup import check_setup, read_setup
 from .state import SEASONS, State
 
@@ -300,15 +300,14 @@ class Game:
         data = move.to_dict() if isinstance(move, Move) else dict(move)
         if candidates is None:
             candidates = self._candidates(data, field_name)
+        try:
+            base = read_move(data, partial=True)
+        except MalformedError as err:
+            return {c: err for c in candidates}
         out = {}
         for c in candidates:
-            d = dict(data)
-            if field_name in ("participants", "targets"):
-                d[field_name] = list(d.get(field_name) or ()) + [c]
-            else:
-                d[field_name] = c
             try:
-                m = read_move(d, partial=True)
+                m = with_field(base, field_name, c)
             except MalformedError as err:
                 out[c] = err
                 continue
@@ -334,11 +333,89 @@ class Game:
             return [c.key for c in self.pack.event_cards]
         raise ValueError(f"no candidates for field {name!r}; pass them")
 
-    def legal_moves(self):
-        """The move types possible now, each with the options of its finite fields: a dict
-        per type; an option maps to None (legal) or its refusal. A card, active or field
-        whose every option is refused still shows, with the refusals; a type shows only
-        when some option of it is legal."""
+    def offer(self, move):
+        """What the host can do with a move being entered (``move``: the fields given so far, a
+        dict or a ``Move``), as ``{"legal", "refusal", "reason", "field", "options"}``:
+
+        * ``refusal``: the move as given so far is refused (None when it fits);
+        * ``field``: the next field its card or ability takes that is not given yet (RECORD.md 2
+          order, ``checks.card_fields``), None when none is left; ``options``: its candidates
+          (the ones a host is offered, in seat order), each None (legal) or its refusal; a
+          candidate is legal only when the move can still be completed with it (a Seurustelu's
+          target needs a partner as well);
+        * ``legal``: the move can be completed now (a list field has enough legal members:
+          Pare names 3); ``reason``: None when legal, else the refusal or why no candidate fits
+          (``checks.no_option``).
+
+        Screens show a card, an ability or a reaction, and each field's candidates, from this
+        answer alone; ``options`` answers for any candidates a caller names."""
+        data = move.to_dict() if isinstance(move, Move) else dict(move)
+        out = {"legal": False, "refusal": None, "reason": None, "field": None, "options": {}}
+        refusal = self._refusal(data)
+        if refusal is not None:
+            out.update(refusal=refusal, reason=refusal)
+            return out
+        missing = [f for f in card_fields(self.pack, data) if data.get(f) is None]
+        if not missing:
+            out["legal"] = True
+            return out
+        name = missing[0]
+        opts = self._field_options(data, name, missing[1:])
+        legal = sum(1 for r in opts.values() if r is None)
+        out.update(field=name, options=opts)
+        if legal >= LIST_NEEDS.get(name, 1):
+            out["legal"] = True
+        else:
+            out["reason"] = no_option(data, name, legal)
+        return out
+
+    def _refusal(self, data):
+        try:
+            move = read_move(data, partial=True)
+        except MalformedError as err:
+            return err
+        return self._try(move)
+
+    def _field_options(self, data, name, rest):
+        """The offered candidates of field ``name``, each legal only when the fields ``rest``
+        (still to come) can be filled after it; else refused with why none of the next fits."""
+        opts = self.options(data, name, self._offered(data, name))
+        if rest and name not in LIST_NEEDS:
+            after = rest[0]
+            for candidate, refusal in opts.items():
+                if refusal is None:
+                    given = dict(data, **{name: candidate})
+                    sub = self._field_options(given, after, rest[1:])
+                    legal = sum(1 for r in sub.values() if r is None)
+                    if legal < LIST_NEEDS.get(after, 1):
+                        opts[candidate] = no_option(given, after, legal)
+        return opts
+
+    def _offered(self, data, name):
+        """The candidates a host is offered for one field of a move being entered: the actives
+        in the game in seat order (a partner or a guest other than the target), the target's
+        hobbies, the active deck, the activities held; the refusals say why others are not."""
+        st = self._s
+        in_game = st.in_seat_order()
+        if name in ("partner", "participants"):
+            return [k for k in in_game if k != data.get("target")]
+        if name in ("target", "targets", "from"):
+            return in_game
+        if name == "hobby":
+            holder = st.actives.get(data.get("target"))
+            return [x.id for x in holder.acts if x.card.is_hobby] if holder is not None else []
+        if name == "active":
+            return self.active_deck
+        if name == "activity":
+            return [x.id for k in in_game for x in st.actives[k].acts]
+        return self._candidates(data, name)
+
+    def offers(self):
+        """Everything a screen offers now, legal or not: the move types of the position, in the
+        play step every activity card, event card and ability of the current player, after a
+        trigger every reaction; each card, ability and reaction is an ``offer`` (``legal``, its
+        ``reason``, its first field's options), and its type carries ``legal`` too (some option
+        of it is). A pending choice comes with its ``answers``."""
         st = self._s
         if st.finished:
             return []
@@ -352,16 +429,24 @@ class Game:
             if self._try(Move("season", player=me)) is None:
                 out.append({"type": "season", "player": me})
             if st.step == "play":
-                for entry in (self._activity_options(me), self._event_options(me), self._ability_options(me)):
-                    if entry is not None:
-                        out.append(entry)
+                out.append(self._cards_offer("play_activity", me, self.pack.activity_cards))
+                out.append(self._cards_offer("play_event", me, self.pack.event_cards))
+                abilities = self._abilities_offer(me)
+                if abilities["actives"]:
+                    out.append(abilities)
                 out.append({"type": "end_turn", "player": me})
-        react = self._react_options()
+        react = self._reactions_offer()
         if react is not None:
             out.append(react)
         out.append({"type": "adjust"})
         out.append({"type": "finish"})
         return out
+
+    def legal_moves(self):
+        """The move types possible now: ``offers`` without the types none of whose options is
+        legal. A card, active or field whose every option is refused still shows, with
+        ``legal`` false and its reason."""
+        return [entry for entry in self.offers() if entry.get("legal", True)]
 
     def _choose_options(self, choice):
         st = self._s
@@ -373,86 +458,25 @@ class Game:
                                 for p in st.order if p != st.actives[k].owner]
         return entry
 
-    def _activity_options(self, me):
-        cards = {}
-        in_game = self._s.in_seat_order()
-        any_legal = False
-        for card in self.pack.activity_cards:
-            base = {"type": "play_activity", "player": me, "card": card.key}
-            refusal = self._try(read_move(base, partial=True))
-            entry = {"refusal": refusal, "targets": {}}
-            if refusal is None:
-                entry["targets"] = self.options(base, "target", in_game)
-                if card.is_dating:
-                    entry["partners"] = {x: self.options(dict(base, target=x), "partner",
-                                                         [k for k in in_game if k != x])
-                                         for x, r in entry["targets"].items() if r is None}
-                    legal = any(r is None for ps in entry["partners"].values() for r in ps.values())
-                else:
-                    legal = any(r is None for r in entry["targets"].values())
-                any_legal = any_legal or legal
-            cards[card.key] = entry
-        return {"type": "play_activity", "player": me, "cards": cards} if any_legal else None
+    def _cards_offer(self, kind, me, cards):
+        offers = {card.key: self.offer({"type": kind, "player": me, "card": card.key}) for card in cards}
+        return {"type": kind, "player": me, "legal": any(o["legal"] for o in offers.values()), "cards": offers}
 
-    def _event_options(self, me):
-        st = self._s
-        in_game = st.in_seat_order()
-        held = [x.id for k in in_game for x in st.actives[k].acts]
-        cards = {}
-        any_legal = False
-        for card in self.pack.event_cards:
-            base = {"type": "play_event", "player": me, "card": card.key}
-            refusal = self._try(read_move(base, partial=True))
-            entry = {"refusal": refusal, "fields": {}}
-            legal = refusal is None
-            if refusal is None:
-                for name in EVENT_FIELDS.get(card.effect, ()):
-                    if name == "target":
-                        opts = self.options(base, "target", in_game)
-                    elif name == "participants":
-                        opts = self.options(base, "participants", in_game)
-                        entry["fields"][name] = opts
-                        continue  # an empty party is a party
-                    elif name == "hobby":
-                        opts = {x: [a.id for a in st.actives[x].acts if a.card.is_hobby and not a.paused]
-                                for x, r in entry["fields"]["target"].items() if r is None}
-                        entry["fields"][name] = opts
-                        continue
-                    elif name == "chore":
-                        opts = self.options(base, "chore")
-                    elif name == "active":
-                        opts = self.options(base, "active", self.active_deck)
-                    else:
-                        opts = self.options(base, "activity", held)
-                    entry["fields"][name] = opts
-                    legal = legal and any(r is None for r in opts.values())
-            any_legal = any_legal or legal
-            cards[card.key] = entry
-        return {"type": "play_event", "player": me, "cards": cards} if any_legal else None
-
-    def _ability_options(self, me):
+    def _abilities_offer(self, me):
+        """The player's actives whose ability is a move (RULES.md 1.1); the others apply by
+        themselves and are no option."""
         st = self._s
         actives = {}
-        any_legal = False
         for key in st.factions[me]:
             ability = st.actives[key].card.ability
-            if ability not in USED_ABILITIES:
-                continue
-            base = {"type": "ability", "player": me, "active": key}
-            refusal = self._try(read_move(base, partial=True))
-            entry = {"ability": ability, "refusal": refusal}
-            legal = refusal is None
-            if refusal is None and ability == "pare":
-                entry["targets"] = self.options(base, "targets", st.in_seat_order())
-                legal = sum(1 for r in entry["targets"].values() if r is None) >= 3
-            elif refusal is None and ability == "niksu":
-                entry["from"] = self.options(base, "from", st.in_seat_order())
-                legal = any(r is None for r in entry["from"].values())
-            any_legal = any_legal or legal
-            actives[key] = entry
-        return {"type": "ability", "player": me, "actives": actives} if any_legal else None
+            if ability in USED_ABILITIES:
+                actives[key] = dict(self.offer({"type": "ability", "player": me, "active": key}), ability=ability)
+        return {"type": "ability", "player": me, "legal": any(o["legal"] for o in actives.values()),
+                "actives": actives}
 
-    def _react_options(self):
+    def _reactions_offer(self):
+        """The reactions to the trigger (RULES.md 3.4), asked of the first player holding a card
+        (any may play one: hands are hidden); None without a trigger or a card in any hand."""
         st = self._s
         if self._trigger is None:
             return None
@@ -460,24 +484,10 @@ class Game:
         players = [p for p in st.order if st.hands[p] >= 1]
         if not players:
             return None
-        cards = {}
-        any_legal = False
-        for card in self.pack.reaction_cards:
-            base = {"type": "react", "player": players[0], "card": card.key, "to": number}
-            refusal = self._try(read_move(base, partial=True))
-            entry = {"refusal": refusal, "players": players}
-            legal = refusal is None
-            if refusal is None and card.effect in ("taktinen_teko", "ei_rahaa"):
-                entry["target"] = self.options(base, "target", st.in_seat_order())
-                legal = any(r is None for r in entry["target"].values())
-            elif refusal is None and card.effect == "mun_kaverit":
-                entry["faction"] = self.options(base, "faction", list(st.order))
-                legal = any(r is None for r in entry["faction"].values())
-            any_legal = any_legal or legal
-            cards[card.key] = entry
-        if not any_legal:
-            return None
-        return {"type": "react", "to": number, "trigger": trig.type, "players": players, "cards": cards}
+        cards = {card.key: self.offer({"type": "react", "player": players[0], "card": card.key, "to": number})
+                 for card in self.pack.reaction_cards}
+        return {"type": "react", "to": number, "trigger": trig.type, "players": players,
+                "legal": any(o["legal"] for o in cards.values()), "cards": cards}
 
 
 __all__ = ["Game", "MoveResult"]

@@ -266,5 +266,32 @@ def read_move(data, path="move", partial=False, *, strict=True):
     return _new_move(args)
 
 
+def with_field(move, name, value, path="move"):
+    """``move`` (read with ``partial``) with one field set, or one more member of a list field,
+    checked as ``read_move`` checks that field: a screen trying the candidates of one field
+    reads the rest of the move once (``Game.options``). A field ``read_move`` checks together
+    with others (a choice's answer, ``to``, ``changes``, ``reason``) is read with the move."""
+    kind = move.type
+    if kind == "choose" or (name not in _TEXT and name not in _LISTS) or name not in MOVE_FIELDS[kind]:
+        data = move.to_dict()
+        data[name] = list(data.get(name) or ()) + [value] if name in _LISTS else value
+        return read_move(data, path, partial=True)
+    attr = _ATTR.get(name, name)
+    where = f"{path}.{name}"
+    if name in _LISTS:
+        items = tuple(getattr(move, attr) or ())
+        value = items + (_text(value, f"{where}[{len(items)}]"),)
+        _list(list(value), where, "keys")
+    else:
+        value = _text(value, where)
+    values = dict(move.__dict__)
+    values[attr] = value
+    if name not in values["keys"]:
+        values["keys"] = values["keys"] + (name,)
+    new = object.__new__(Move)
+    object.__setattr__(new, "__dict__", values)
+    return new
+
+
 def write_move(move):
     return move.to_dict()

@@ -68,6 +68,13 @@ EVENT_FIELDS = {
     "bile": ("target", "participants"),
     None: (),
 }
+#: the fields of an ``ability`` move each used ability takes (RULES.md 1.1, RECORD.md 2)
+ABILITY_FIELDS = {"pare": ("targets",), "niksu": ("from",), "jaakko": (), "kalle": ()}
+#: the fields of a ``react`` each reaction effect takes (RULES.md 3.4, RECORD.md 2)
+REACTION_FIELDS = {"taktinen_teko": ("target",), "ei_rahaa": ("target",), "mun_kaverit": ("faction",),
+                   "ei_kiinnostusta": ()}
+#: how many distinct actives Pare's joke names (RULES.md 1.1, decision 32)
+PARE_TARGETS = 3
 
 _ACTIVE_KEY = re.compile(r"[a-z0-9_]+\Z")
 _ACTIVE_FIELDS = ("key", "name", "va", "bo", "ability", "ability_name", "text", "text_en")

@@ -158,14 +158,31 @@ def propose_first(pack, players):
     (the first seat if nobody gave one). The host may enter another (Kalle or Tommi, the
     game's authors, start when they play)."""
     del pack  # the proposal needs no card; the parameter keeps the registry's signature
+    return _proposed(_seats(players)).name
+
+
+def first_player_reason(players):
+    """Why ``propose_first`` proposes its player, as ``(code, params)`` for the screens to say:
+    ``("oldest", {"player", "born"})`` when a birth date decided, ``("first_seat", {"player"})``
+    when nobody gave one."""
+    seat = _proposed(_seats(players))
+    if seat.born is not None:
+        return "oldest", {"player": seat.name, "born": seat.born}
+    return "first_seat", {"player": seat.name}
+
+
+def _seats(players):
     players = list(players.players if isinstance(players, Setup) else players)
     players = [_read_player(p, f"players[{i}]") if isinstance(p, dict) else p for i, p in enumerate(players)]
     if not players:
         raise SetupError("players", "player_count", "a table has at least {low} players, got {count}",
                          low=MIN_PLAYERS, count=0)
+    return players
 
+
+def _proposed(players):
     def key(i):
         born = players[i].born
         return (born is None, date.fromisoformat(born) if born else date.max, i)
 
-    return players[min(range(len(players)), key=key)].name
+    return players[min(range(len(players)), key=key)]

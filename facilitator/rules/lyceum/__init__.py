@@ -12,7 +12,7 @@ from .moves import DECISIONS, MAIN_MOVES, MOVE_TYPES, Move, read_move, write_mov
 from .pack import PACK_FORMAT, Character, ContentPack, pack_problems, read_pack, write_pack
 from .record import RECORD_FORMAT, Record, ReplayError, read_record, replay, write_record
 from .setup import DECLARATION_BONUS, PlayerSetup, read_player, turn_order, turn_order_reason
-from .skills import SKILL_NAMES_RU, SKILLS
+from .skills import SKILLS
 from .standings import STANDINGS_FORMAT, places, standings, table_standing
 
 __all__ = [
@@ -22,6 +22,6 @@ __all__ = [
     "MOVE_TYPES", "Move", "read_move", "write_move", "PACK_FORMAT", "Character", "ContentPack",
     "pack_problems", "read_pack", "write_pack", "RECORD_FORMAT", "Record", "ReplayError",
     "read_record", "replay", "write_record", "DECLARATION_BONUS", "PlayerSetup", "read_player",
-    "turn_order", "turn_order_reason", "SKILL_NAMES_RU", "SKILLS", "STANDINGS_FORMAT", "places",
+    "turn_order", "turn_order_reason", "SKILLS", "STANDINGS_FORMAT", "places",
     "standings", "table_standing",
 ]

@@ -10,7 +10,6 @@ from .skills import SKILLS, compact, total
 
 COLORS = ("green", "yellow", "red")
 COLOR_XP = {"green": 100, "yellow": 200, "red": 500}
-COLOR_NAMES_RU = {"green": "зелёная", "yellow": "жёлтая", "red": "красная"}
 
 #: colour -> (min G, max G, min L, max L, special allowed); G = gains + free, L = losses
 COLOR_RULES = {
@@ -18,6 +17,11 @@ COLOR_RULES = {
     "yellow": (1, 3, 1, 1, False),
     "red": (0, 6, 0, 3, True),
 }
+
+
+def allows_special(color):
+    """Whether a card of ``color`` may carry a special ability (RULES.md 1: red cards only)."""
+    return color in COLOR_RULES and COLOR_RULES[color][4]
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Eras (эпохи) and rounds (раунды): RULES.md section 1."""
+"""Eras and rounds: RULES.md section 1."""
 
 from dataclasses import dataclass
 
@@ -8,8 +8,10 @@ FIRST_AGE = 16
 
 @dataclass(frozen=True)
 class Era:
+    """An era: its key (the screens name it in their language), its rounds and how many SP a
+    rest may redistribute in it."""
+
     key: str
-    name: str
     first_round: int
     last_round: int
     rest_limit: int
@@ -20,9 +22,9 @@ class Era:
 
 
 ERAS = (
-    Era("lyceum", "Лицей", 1, 3, 3),
-    Era("university", "Универ", 4, 7, 4),
-    Era("adult", "Взрослая жизнь", 8, 10, 5),
+    Era("lyceum", 1, 3, 3),
+    Era("university", 4, 7, 4),
+    Era("adult", 8, 10, 5),
 )
 ERA_KEYS = tuple(e.key for e in ERAS)
 ERA_BY_KEY = {e.key: e for e in ERAS}

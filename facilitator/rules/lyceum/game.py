@@ -16,8 +16,16 @@ from .moves import Move
 from .setup import DECLARATION_BONUS, check_setup, start_skills, turn_order
 from .skills import SKILLS
 
+#: RULES.md 3.5: free SP for every new level reached
 LEVEL_UP_SP = 2
+#: RULES.md 3.3: a deferred card is playable in the next rounds, this many
 DEFER_ROUNDS = 3
+#: RULES.md 3.2: a rest gives this skill +``REST_GAIN`` and ``REST_FREE_SP`` free SP
+REST_SKILL, REST_GAIN, REST_FREE_SP = "energy", 1, 1
+#: RULES.md 3.2 and decision 6.5: sharing needs this level and this much energy, once per game
+SHARE_LEVEL, SHARE_ENERGY = 3, 1
+#: RULES.md 3.7: every XP in the game is a multiple of this, so a correction is too
+XP_STEP = 100
 
 
 def share_amount(xp):
@@ -268,11 +276,15 @@ class Game:
         return {n: amount for n in self.order if n != name}
 
     def can_share(self, name):
+        return self.share_refusal(name) is None
+
+    def share_refusal(self, name):
+        """Why ``name`` may not share now (the ``IllegalMoveError`` a share would get), or None."""
         try:
             self._check_share(self.players[name])
-        except IllegalMoveError:
-            return False
-        return True
+        except IllegalMoveError as err:
+            return err
+        return None
 
     def allocatable(self, name):
         """How many of a player's pending free SP can be placed: all of them, unless the pack's
@@ -457,27 +469,27 @@ class Game:
         p = self.players[move.player]
         limit = era_of_round(round_no).rest_limit
         after = dict(p.skills)
-        after["energy"] = self._capped(after["energy"] + 1)
+        after[REST_SKILL] = self._capped(after[REST_SKILL] + REST_GAIN)
         redistribute = self._check_redistribution(move.redistribute, limit, after, "3.2")
 
         def run(result):
             self._begin_turn(round_no, turn, result)
-            p.skills["energy"] = self._capped(p.skills["energy"] + 1)
-            self._add_pending(p, 1, "rest")
+            p.skills[REST_SKILL] = self._capped(p.skills[REST_SKILL] + REST_GAIN)
+            self._add_pending(p, REST_FREE_SP, "rest")
             self._redistribute(p, redistribute)
         return run
 
     def _check_share(self, p):
         level = self.pack.level_for(p.xp)
-        if level < 3:
-            raise _illegal("3.2", "share_level", "sharing needs level 3 or higher; {player} is level {level}",
-                           player=p.name, level=level)
+        if level < SHARE_LEVEL:
+            raise _illegal("3.2", "share_level", "sharing needs level {need} or higher; {player} is level {level}",
+                           need=SHARE_LEVEL, player=p.name, level=level)
         if p.shared:
             raise _illegal("3.2", "share_twice", "{player} has already shared once in this game",
                            player=p.name)
-        if p.skills["energy"] < 1:
-            raise _illegal("6.5", "share_energy", "sharing needs energy at least 1; {player} has {energy}",
-                           player=p.name, energy=p.skills["energy"])
+        if p.skills["energy"] < SHARE_ENERGY:
+            raise _illegal("6.5", "share_energy", "sharing needs energy at least {need}; {player} has {energy}",
+                           need=SHARE_ENERGY, player=p.name, energy=p.skills["energy"])
 
     def _plan_share(self, move):
         round_no, turn = self._main_turn(move)
@@ -574,8 +586,8 @@ class Game:
         sp = move.sp or {}
         if not xp and not any(sp.values()):
             raise _illegal("3.7", "adjust_nothing", "an adjust must change XP or at least one skill")
-        if xp % 100:
-            raise _illegal("3.7", "adjust_xp_step", "XP changes in steps of 100, got {xp}", xp=xp)
+        if xp % XP_STEP:
+            raise _illegal("3.7", "adjust_xp_step", "XP changes in steps of {step}, got {xp}", step=XP_STEP, xp=xp)
         if p.xp + xp < 0:
             raise _illegal("3.7", "adjust_xp_negative", "XP cannot go below 0: {player} has {have}, change {xp}",
                            player=p.name, have=p.xp, xp=xp)

@@ -10,6 +10,8 @@ from .skills import SKILLS, compact
 MIN_PLAYERS, MAX_PLAYERS = 3, 4
 EXTRA_SP = 5
 DECLARATION_BONUS = {35: 300, 40: 400, 45: 500}
+#: RULES.md 2: the player with the most of this skill after the extra SP goes first
+TURN_ORDER_SKILL = "energy"
 
 
 @dataclass(frozen=True)
@@ -118,7 +120,7 @@ def turn_order(pack, players):
     """Seat indexes in turn order: most energy first; tie -> younger (later birth date); then
     seated earlier. Play goes clockwise (seating order, wrapping) from the first player."""
     def key(i):
-        return (-start_skills(pack, players[i])["energy"],
+        return (-start_skills(pack, players[i])[TURN_ORDER_SKILL],
                 -date.fromisoformat(players[i].born).toordinal(), i)
     first = min(range(len(players)), key=key)
     return [(first + k) % len(players) for k in range(len(players))]
@@ -128,8 +130,8 @@ def turn_order_reason(pack, players):
     """Why the first player goes first, as (code, params): for screens and the protocol."""
     order = turn_order(pack, players)
     first = order[0]
-    energy = start_skills(pack, players[first])["energy"]
-    tied = [i for i in range(len(players)) if start_skills(pack, players[i])["energy"] == energy]
+    energy = start_skills(pack, players[first])[TURN_ORDER_SKILL]
+    tied = [i for i in range(len(players)) if start_skills(pack, players[i])[TURN_ORDER_SKILL] == energy]
     if len(tied) == 1:
         return "most_energy", {"player": players[first].name, "energy": energy}
     same_born = [i for i in tied if players[i].born == players[first].born]

@@ -34,14 +34,6 @@ def random_setup(pack, rng, count=4):
     return players
 
 
-def _random_split(rng, total):
-    out = {}
-    for _ in range(total):
-        s = rng.choice(SKILLS)
-        out[s] = out.get(s, 0) + 1
-    return out
-
-
 def _random_fill(game, rng, name, total):
     """``total`` free SP spread at random over skills that still have room under skill_max."""
     skills = dict(game.players[name].skills)

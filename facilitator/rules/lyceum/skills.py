@@ -6,20 +6,6 @@ them out (RECORD.md), except the full five-skill view of a player.
 
 SKILLS = ("health", "intellect", "creativity", "communication", "energy")
 
-SKILL_NAMES_RU = {
-    "health": "здоровье",
-    "intellect": "интеллект",
-    "creativity": "творчество",
-    "communication": "коммуникация",
-    "energy": "энергия",
-}
-
-
-def zero_skills():
-    """A full skill map with every skill at 0."""
-    return dict.fromkeys(SKILLS, 0)
-
-
 def compact(skill_map):
     """The writer's form of a skill map: canonical order, zeros left out."""
     return {s: skill_map[s] for s in SKILLS if skill_map.get(s)}
