@@ -21,7 +21,7 @@ from babel.messages.pofile import read_po
 from wtforms.fields.core import UnboundField
 
 from facilitator import i18n
-from facilitator.content import sample_pack
+from facilitator.rules.lyceum.ruleset import sample_pack
 from facilitator.rules import IllegalMoveError
 from facilitator.rules.lyceum import Game, Move, PlayerSetup
 from facilitator.rules.lyceum.cards import COLOUR_TEMPLATES
@@ -57,7 +57,7 @@ def screen_modules():
     """Every module of the web app and of the services (whose texts the screens show)."""
     return sorted((ROOT / "facilitator" / "web").glob("*.py")) + sorted((ROOT / "facilitator" / "services")
                                                                         .glob("*.py")) + [
-        LYCEUM / name for name in ("__init__.py", "screens.py", "describe.py", "packs.py", "words.py")]
+        LYCEUM / name for name in ("__init__.py", "screens.py", "describe.py", "packs.py", "words.py", "forms.py")]
 
 
 def ui_sources():
@@ -118,9 +118,10 @@ def engine_templates():
 
 def form_field_names():
     """The names of the host's form fields: form errors are shown as ``_(field): error``."""
+    from facilitator.games.lyceum import forms as lyceum_forms
     from facilitator.web import forms
     names = {"csrf_token"}
-    for value in vars(forms).values():
+    for value in list(vars(forms).values()) + list(vars(lyceum_forms).values()):
         if isinstance(value, type) and issubclass(value, forms.BaseForm):
             names.update(attr for klass in value.__mro__ for attr, field in vars(klass).items()
                          if isinstance(field, UnboundField))

@@ -122,7 +122,7 @@ def used_messages():
     """Every literal message id the host's screens pass to the translation layer."""
     files = sorted(glob.glob(str(ROOT / "facilitator/templates/host/*.html"))) + [str(ROOT / "facilitator/templates/base.html")] + [
         str(ROOT / "facilitator" / name) for name in ("web/host.py", "games/lyceum/screens.py", "games/lyceum/describe.py",
-                                                      "web/table.py", "web/forms.py", "web/api.py")]
+                                                      "web/table.py", "web/forms.py", "games/lyceum/forms.py", "web/api.py")]
     found = {}
     for path in files:
         source = Path(path).read_text(encoding="utf-8")

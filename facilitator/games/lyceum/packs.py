@@ -17,7 +17,7 @@ from facilitator.rules.lyceum import ERA_KEYS, pack_problems
 from facilitator.rules.lyceum.cards import COLORS
 from facilitator.web import db_session
 from facilitator.web.auth import organizer_required
-from facilitator.web.forms import CardForm, CharacterForm, LevelsForm
+from facilitator.games.lyceum.forms import CardForm, CharacterForm, LevelsForm
 
 bp = Blueprint("packs", __name__, url_prefix="/organizer/packs")
 

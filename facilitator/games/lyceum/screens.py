@@ -30,7 +30,7 @@ from facilitator.safejson import JSONInputError, loads as safe_loads
 from facilitator.games.lyceum import GAME
 from facilitator.web import db_session, games, table
 from facilitator.games.lyceum.describe import pending_reasons, result_lines, turn_order_text
-from facilitator.web.forms import (RANDOM, AdjustForm, AllocateForm, DrawForm, ManualCardForm, PlayDeferredForm, RestForm, SetupForm, SimpleMoveForm, TimerForm)
+from facilitator.games.lyceum.forms import RANDOM, AdjustForm, AllocateForm, DrawForm, ManualCardForm, PlayDeferredForm, RestForm, SetupForm, SimpleMoveForm, TimerForm
 
 #: the «16/25» screens a table of another game is sent on from, to its own game's
 OWN_SCREENS = {"lyceum.turn": "turn", "lyceum.setup": "setup", "lyceum.final": "final", "lyceum.draw": "turn",
