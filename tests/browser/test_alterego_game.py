@@ -260,7 +260,7 @@ def new_event_table(page, base):
     form.locator("input[name=tables]").fill("1")
     with page.expect_navigation():
         form.locator("button[type=submit]").click()
-    link = page.locator("table.dashboard a[href^='/table/']").first
+    link = page.locator("table.dashboard a[href*='/table/']").first
     with page.expect_navigation():
         link.click()
     match = re.fullmatch(rf"{re.escape(base)}/ae/table/(\d+)/setup", page.url)
