@@ -70,40 +70,40 @@ def _created_database():
     os.environ["FACILITATOR_TEST_DATABASE"] = name
 
 
-def _long_module(items):
-    """A module whose tests take tens of seconds: the browser tests (a server, Chromium, whole
-    games tapped) and the property tests (thousands of random games)."""
-    return any(item.get_closest_marker("browser") or item.get_closest_marker("slow")
-               or "properties" in item.path.name for item in items)
+def _seconds(items):
+    """A rough guess of how long a module's tests take, from their markers: a browser module starts
+    a server and Chromium and taps through screens, a ``server`` one starts processes of its own,
+    a ``slow`` one plays thousands of games or a whole evening; the others take a fraction of a
+    second a test, more on a database, more for random games or laid-out PDFs."""
+    seconds = 0.0
+    for item in items:
+        if item.get_closest_marker("browser") or item.get_closest_marker("server"):
+            seconds += 3
+        if item.get_closest_marker("slow"):
+            seconds += 5
+        elif any(word in item.path.name for word in ("properties", "pdf", "whole_game")):
+            seconds += 0.5
+        else:
+            seconds += 0.2 if "db_url" in item.fixturenames else 0.01
+    if any(item.get_closest_marker("browser") for item in items):
+        seconds += 25  # a server and Chromium started for the module, whole games played
+    elif any(item.get_closest_marker("server") for item in items):
+        seconds += 10
+    return seconds
 
 
 def pytest_collection_modifyitems(session, config, items):
-    """The long modules first (the browser's, then the property tests), each kept whole and in
-    its own order, so the test processes start on the longest work (see the scheduler below)."""
+    """The modules longest first, each kept whole and in its own order. ``-n auto --dist
+    loadscope --no-loadscope-reorder`` (pyproject's addopts) hands a test module at a time to each
+    test process, in this order, and the next one whenever a process is nearly done: the long
+    modules are spread over the processes and the short ones fill in at the end. The browser
+    modules are units of their own too (each starts its own server and Chromium): kept together
+    they made one process's queue of eight minutes while the other ran everything else."""
     modules = {}
     for item in items:
         modules.setdefault(item.path, []).append(item)
-    browser = {path for path, members in modules.items() if any(i.get_closest_marker("browser") for i in members)}
-    long = {path for path, members in modules.items() if _long_module(members)} - browser
-    items[:] = ([item for item in items if item.path in browser] + [item for item in items if item.path in long]
-                + [item for item in items if item.path not in browser | long])
-
-
-def pytest_xdist_make_scheduler(config, log):
-    """``-n auto --dist loadscope`` (pyproject's addopts) hands a test module at a time to each
-    test process; here every browser module goes to one process as one unit, so it plays the
-    browser games one after another, one Chromium and one server at a time (two at once on two
-    cores slowed both by half), while the other processes run the rest."""
-    if config.getvalue("dist") != "loadscope":
-        return None
-    from xdist.scheduler import LoadScopeScheduling
-
-    class BrowserTestsTogether(LoadScopeScheduling):
-        def _split_scope(self, nodeid):
-            if nodeid.startswith("tests/browser/"):
-                return "tests/browser"
-            return super()._split_scope(nodeid)
-    return BrowserTestsTogether(config, log)
+    order = sorted(modules, key=lambda path: -_seconds(modules[path]))  # stable: collection order on ties
+    items[:] = [item for path in order for item in modules[path]]
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -12,7 +12,7 @@ from facilitator.rules.lyceum import Move
 
 from .helpers import get, load, pass_until, record, submit
 
-pytestmark = pytest.mark.db
+pytestmark = [pytest.mark.db, pytest.mark.server]
 
 
 def finish(host, table):
