@@ -54,19 +54,25 @@ POSTGRES_URL = _own_database(SERVER_URL)
 
 
 def _created_database():
-    """Create this process's database on the server on first use. The module may be imported
-    twice (as pytest's ``conftest`` and as ``tests.conftest``): the environment says whether
-    either copy created it already. Its commits do not wait for the disk (``synchronous_commit``
-    off, as SQLite's ``synchronous`` above): the tests check no power cut."""
+    """Create this process's database on the server on first use, or fall back on the server's
+    own ``test`` database if one cannot be created. The module may be imported twice (as pytest's
+    ``conftest`` and as ``tests.conftest``): the environment says whether either copy created it
+    already. Its commits do not wait for the disk (``synchronous_commit`` off, as SQLite's
+    ``synchronous`` above): the tests check no power cut."""
+    global POSTGRES_URL
     name = POSTGRES_URL.rsplit("/", 1)[1]
-    if os.environ.get("FACILITATOR_TEST_DATABASE") == name:
+    if os.environ.get("FACILITATOR_TEST_DATABASE") == name or POSTGRES_URL == SERVER_URL:
         return
     import psycopg
-    with psycopg.connect(SERVER_URL.replace("postgresql+psycopg://", "postgresql://"), autocommit=True,
-                         connect_timeout=3) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        admin.execute(f'CREATE DATABASE "{name}"')
-        admin.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
+    try:
+        with psycopg.connect(SERVER_URL.replace("postgresql+psycopg://", "postgresql://"), autocommit=True,
+                             connect_timeout=3) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            admin.execute(f'CREATE DATABASE "{name}"')
+            admin.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
+    except psycopg.Error:
+        POSTGRES_URL = SERVER_URL
+        return
     os.environ["FACILITATOR_TEST_DATABASE"] = name
 
 
