@@ -41,75 +41,90 @@ SERVER_URL = _reachable_postgres()
 
 
 def _own_database(server_url):
-    """A database of this test run's own on the server (so parallel runs never drop each
-    other's tables), or the server's ``test`` database if one cannot be created."""
+    """The address of a database of this test process's own on the server (so parallel runs never
+    drop each other's tables); it is created on first use (``_created_database``), so processes
+    that never touch PostgreSQL (xdist's controller, a run of pure rules tests) create and drop
+    nothing: dropping a database makes the server write a checkpoint, seconds on a busy disk."""
     if server_url is None:
-        return None, None
+        return None
+    return server_url.rsplit("/", 1)[0] + "/" + f"test_facilitator_{os.getpid()}"
+
+
+POSTGRES_URL = _own_database(SERVER_URL)
+
+
+def _created_database():
+    """Create this process's database on the server on first use, or fall back on the server's
+    own ``test`` database if one cannot be created. The module may be imported twice (as pytest's
+    ``conftest`` and as ``tests.conftest``): the environment says whether either copy created it
+    already. Its commits do not wait for the disk (``synchronous_commit`` off, as SQLite's
+    ``synchronous`` above): the tests check no power cut."""
+    global POSTGRES_URL
+    name = POSTGRES_URL.rsplit("/", 1)[1]
+    if os.environ.get("FACILITATOR_TEST_DATABASE") == name or POSTGRES_URL == SERVER_URL:
+        return
     import psycopg
-    name = f"test_facilitator_{os.getpid()}"
-    if os.environ.get("FACILITATOR_TEST_DATABASE") == name:
-        # this module imported a second time (``from tests.conftest import …``): the run's
-        # database exists already and must not be dropped under the tests using it
-        return server_url.rsplit("/", 1)[0] + "/" + name, None
-    dsn = server_url.replace("postgresql+psycopg://", "postgresql://")
     try:
-        admin = psycopg.connect(dsn, autocommit=True, connect_timeout=3)
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        admin.execute(f'CREATE DATABASE "{name}"')
-    except Exception:
-        return server_url, None
+        with psycopg.connect(SERVER_URL.replace("postgresql+psycopg://", "postgresql://"), autocommit=True,
+                             connect_timeout=3) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            admin.execute(f'CREATE DATABASE "{name}"')
+            admin.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
+    except psycopg.Error:
+        POSTGRES_URL = SERVER_URL
+        return
     os.environ["FACILITATOR_TEST_DATABASE"] = name
-    return server_url.rsplit("/", 1)[0] + "/" + name, (admin, name)
 
 
-POSTGRES_URL, _ADMIN = _own_database(SERVER_URL)
-
-
-def _long_module(items):
-    """A module whose tests take tens of seconds: the browser tests (a server, Chromium, whole
-    games tapped) and the property tests (thousands of random games)."""
-    return any(item.get_closest_marker("browser") or item.get_closest_marker("slow")
-               or "properties" in item.path.name for item in items)
+def _seconds(items):
+    """A rough guess of how long a module's tests take, from their markers: a browser module starts
+    a server and Chromium and taps through screens, a ``server`` one starts processes of its own,
+    a ``slow`` one plays thousands of games or a whole evening; the others take a fraction of a
+    second a test, more on a database, more for random games or laid-out PDFs."""
+    seconds = 0.0
+    for item in items:
+        if item.get_closest_marker("browser") or item.get_closest_marker("server"):
+            seconds += 3
+        if item.get_closest_marker("slow"):
+            seconds += 5
+        elif any(word in item.path.name for word in ("properties", "pdf", "whole_game")):
+            seconds += 0.5
+        else:
+            seconds += 0.2 if "db_url" in item.fixturenames else 0.01
+    if any(item.get_closest_marker("browser") for item in items):
+        seconds += 25  # a server and Chromium started for the module, whole games played
+    elif any(item.get_closest_marker("server") for item in items):
+        seconds += 10
+    return seconds
 
 
 def pytest_collection_modifyitems(session, config, items):
-    """The long modules first (the browser's, then the property tests), each kept whole and in
-    its own order, so the test processes start on the longest work (see the scheduler below)."""
+    """The modules longest first, each kept whole and in its own order. ``-n auto --dist
+    loadscope --no-loadscope-reorder`` (pyproject's addopts) hands a test module at a time to each
+    test process, in this order, and the next one whenever a process is nearly done: the long
+    modules are spread over the processes and the short ones fill in at the end. The browser
+    modules are units of their own too (each starts its own server and Chromium): kept together
+    they made one process's queue of eight minutes while the other ran everything else."""
     modules = {}
     for item in items:
         modules.setdefault(item.path, []).append(item)
-    browser = {path for path, members in modules.items() if any(i.get_closest_marker("browser") for i in members)}
-    long = {path for path, members in modules.items() if _long_module(members)} - browser
-    items[:] = ([item for item in items if item.path in browser] + [item for item in items if item.path in long]
-                + [item for item in items if item.path not in browser | long])
-
-
-def pytest_xdist_make_scheduler(config, log):
-    """``-n auto --dist loadscope`` (pyproject's addopts) hands a test module at a time to each
-    test process; here every browser module goes to one process as one unit, so it plays the
-    browser games one after another, one Chromium and one server at a time (two at once on two
-    cores slowed both by half), while the other processes run the rest."""
-    if config.getvalue("dist") != "loadscope":
-        return None
-    from xdist.scheduler import LoadScopeScheduling
-
-    class BrowserTestsTogether(LoadScopeScheduling):
-        def _split_scope(self, nodeid):
-            if nodeid.startswith("tests/browser/"):
-                return "tests/browser"
-            return super()._split_scope(nodeid)
-    return BrowserTestsTogether(config, log)
+    order = sorted(modules, key=lambda path: -_seconds(modules[path]))  # stable: collection order on ties
+    items[:] = [item for path in order for item in modules[path]]
 
 
 def pytest_sessionfinish(session, exitstatus):
-    if _ADMIN is not None:
-        from facilitator.storage.db import dispose_all
-        dispose_all()
-        admin, name = _ADMIN
-        try:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        finally:
-            admin.close()
+    if POSTGRES_URL is None or os.environ.get("FACILITATOR_TEST_DATABASE") != POSTGRES_URL.rsplit("/", 1)[1]:
+        return
+    import psycopg
+
+    from facilitator.storage.db import dispose_all
+    dispose_all()
+    with psycopg.connect(SERVER_URL.replace("postgresql+psycopg://", "postgresql://"), autocommit=True,
+                         connect_timeout=3) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{POSTGRES_URL.rsplit("/", 1)[1]}" WITH (FORCE)')
+    del os.environ["FACILITATOR_TEST_DATABASE"]
+
+
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
     POSTGRES_URL is None, reason="no PostgreSQL server reachable on 127.0.0.1:5432"))]
 
@@ -133,13 +148,16 @@ def _sqlite_template(tmp_path_factory):
 
 def _empty_postgres():
     """The run's PostgreSQL database, migrated on first use and emptied (every row, the
-    migration's bookkeeping kept) for each further test: far faster than migrating again."""
+    migration's bookkeeping kept, the id sequences started again) for each further test: far
+    faster than migrating again. Rows are deleted rather than truncated: a TRUNCATE gives every
+    table new files on disk, a tenth of a second per test; the tables here hold a few rows."""
     from sqlalchemy import text
     from sqlmodel import SQLModel
 
     from facilitator.migrations import upgrade
     from facilitator.storage import get_engine
     from facilitator.storage import models  # noqa: F401
+    _created_database()
     engine = get_engine(POSTGRES_URL)
     if "postgresql" not in _TEMPLATES:
         SQLModel.metadata.drop_all(engine)
@@ -148,10 +166,27 @@ def _empty_postgres():
         upgrade(engine)
         _TEMPLATES["postgresql"] = True
     else:
-        names = ", ".join(f'"{t.name}"' for t in SQLModel.metadata.sorted_tables)
         with engine.begin() as conn:
-            conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+            for table in reversed(SQLModel.metadata.sorted_tables):  # the referring rows first
+                conn.execute(table.delete())
+            _restart_sequences(conn)
     return engine
+
+
+def _restart_sequences(conn):
+    """Every id sequence of the schema from 1 again (as ``TRUNCATE … RESTART IDENTITY``), or
+    just past the ids already stored."""
+    from sqlalchemy import text
+    owned = conn.execute(text(
+        "SELECT s.relname, t.relname, a.attname FROM pg_class s"
+        " JOIN pg_depend d ON d.objid = s.oid AND d.deptype IN ('a', 'i')"
+        " JOIN pg_class t ON t.oid = d.refobjid"
+        " JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = d.refobjsubid"
+        " JOIN pg_namespace n ON n.oid = s.relnamespace"
+        " WHERE s.relkind = 'S' AND n.nspname = current_schema()")).all()
+    for sequence, table, column in owned:
+        conn.execute(text(f'SELECT setval(\'"{sequence}"\', COALESCE((SELECT max("{column}") FROM "{table}"), 0) + 1,'
+                          ' false)'))
 
 
 @pytest.fixture(autouse=True)
@@ -203,6 +238,39 @@ def _test_config(db_url, tmp_path):
             "PRINT_INLINE": True}
 
 
+#: the rows the start-up stored on an empty database, per backend and environment password
+_STARTED = {}
+
+
+def _startup(engine):
+    """``services.db.startup`` on the test's empty database, as at a server's start. What it
+    stores there (the shipped packs, read and checked, the password from the environment, a
+    shared database's key) is the same every time, and costs about 0.1 s: the first time in this
+    process the start-up runs and the rows it stored are kept; later on an empty database those
+    rows are stored again instead. The start-up itself on an empty database is tested as such
+    (tests/events/test_server_setup.py, test_shared_key.py, test_migrations.py)."""
+    from sqlalchemy import select, text
+    from sqlmodel import SQLModel
+
+    from facilitator import services
+    tables = SQLModel.metadata.sorted_tables
+    key = (engine.dialect.name, os.environ.get("FACILITATOR_ORGANIZER_PASSWORD"))
+    with engine.begin() as conn:
+        stored = conn.execute(text("SELECT " + " + ".join(
+            f'(SELECT count(*) FROM "{t.name}")' for t in tables))).scalar()
+        if stored == 0 and key in _STARTED:
+            for table in tables:
+                if _STARTED[key][table.name]:
+                    conn.execute(table.insert(), _STARTED[key][table.name])
+            if engine.dialect.name == "postgresql":
+                _restart_sequences(conn)
+            return
+    services.db.startup(engine)
+    if stored == 0:
+        with engine.connect() as conn:
+            _STARTED[key] = {t.name: [dict(row._mapping) for row in conn.execute(select(t))] for t in tables}
+
+
 @pytest.fixture
 def app(db_url, tmp_path, monkeypatch):
     """The app on this test's fresh database, as ``create_app`` makes it at a server's start: its
@@ -233,7 +301,7 @@ def app_on(db_url, tmp_path, monkeypatch, shared):
         app.config.update(shared["config"])
         app.config.update(config)
         engine = services.db.engine_for(db_url)
-        services.db.startup(engine)
+        _startup(engine)
         # what the app keeps between requests (the projector's standings cache) starts empty too
         app.extensions.clear()
         app.extensions.update(shared["extensions"])

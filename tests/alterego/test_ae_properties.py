@@ -200,7 +200,8 @@ def play_and_check(seed, players, max_moves=400, probes=1):
 
 
 # ----- quick ----------------------------------------------------------------------------------------
-@examples(25)
+# (a dozen games, for ``-m 'not slow'``: the slow tests below play seventy more with more probes)
+@examples(12)
 @given(seed=st.integers(0, 2 ** 32 - 1), players=st.sampled_from([2, 3]))
 def test_random_games_keep_the_invariants_after_every_move(seed, players):
     play_and_check(seed, players)

@@ -32,6 +32,10 @@ SIZES = ((1024, 768), (768, 1024))
 SEATS = [("Aino", "1991-04-02", ("pare", "ville", "meira")),
          ("Bertta", "1985-11-20", ("niksu", "tommi", "imaami")),
          ("Cecilia", "", ("jaakko", "kalle", "tane"))]
+#: the host turns the season card at every third turn (instead of drawing): four seasons in
+#: twelve turns, a game that still asks for every kind of move below (with the host's seed)
+SEASON_EVERY = 3
+SEED = 1
 #: every kind of move the host must have made by the end of the game
 KINDS = ("draw", "season", "play_activity", "play_event", "ability", "react", "choose", "end_turn")
 
@@ -152,7 +156,7 @@ class Host:
         if draw.count():
             self.draws += 1
             self.plays = 0
-            if season.count() and self.draws % 6 == 0:
+            if season.count() and self.draws % SEASON_EVERY == 0:
                 self.tap(season, "season")
             else:
                 self.tap(draw, "draw")
@@ -309,7 +313,7 @@ def test_a_host_plays_a_whole_alter_ego_game_on_the_tablet(page, live_server, sc
     assert page.locator(".ae-banner").get_attribute("data-season") == "1"
     assert page.locator("article.faction").first.get_attribute("data-player") == "Bertta"
 
-    host = Host(page, live_server, table_id, screenshots)
+    host = Host(page, live_server, table_id, screenshots, seed=SEED)
     moves = 0
     while host.step():
         moves += 1

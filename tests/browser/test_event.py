@@ -8,8 +8,11 @@ Chromium:
 * the organizer (1024×768) signs in with the password, creates the event with three tables
   on the new-event form, renames them on the dashboard and reads each table's PIN there;
 * three hosts (1024×768) open their table with its PIN on ``/pin`` only — and cannot open
-  another table — seat 3, 3 and 4 players and play in turn, one move each, quickly
-  (draws from the app's deck, passes and rests), through the host screens of issue 3;
+  another table — seat 3, 3 and 4 players and play the first round in turn, one move each,
+  quickly (draws from the app's deck, passes and rests), through the host screens of issue 3;
+  the rest of each game comes from the tablet a few moves at a time, as its outbox sends moves
+  (a whole game tapped through the screens is tests/browser/test_host_game.py's), and each
+  host taps the finish;
 * the projector (1280×720), the public ``/e/<event id>``, is opened right after the event is
   created and left alone: it polls ``standings.json`` and swaps the ranking in place. A marker
   set in its window at load time and Playwright's count of its navigations prove that it was
@@ -37,7 +40,7 @@ import pytest
 from facilitator.i18n import gettext, use_locale
 
 from .conftest import CHROMIUM, ORGANIZER_PASSWORD
-from .test_host_game import RANDOM, Host, comparable, no_sideways_scroll, shown_round
+from .test_host_game import RANDOM, Host, comparable, no_sideways_scroll, seq_of, shown_round
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(),
@@ -47,6 +50,7 @@ TABLET = {"width": 1024, "height": 768}
 PROJECTOR = {"width": 1280, "height": 720}
 #: the projector polls every 3 s and its standings may be 1 s old: an update shows within 4 s
 PROJECTOR_UPDATE_MS = 12_000
+POLL_MS = 3_000
 ROUNDS = 10
 COLORS = ("green", "yellow", "red")
 
@@ -139,14 +143,25 @@ def projector_view(projector):
 
 def wait_for_projector(projector, condition, what):
     """Wait (without touching the page) until the polled projector shows something; ``condition``
-    is a JS expression over ``document``."""
+    is a JS expression over ``document``. The page's clock (Playwright's, installed before it was
+    opened) skips ahead to its next poll instead of waiting the 3 s; the page polls as it would."""
     # polled from here: ``wait_for_function`` evaluates its predicate with ``eval``, which the
     # app's Content-Security-Policy (script-src 'self') rightly refuses
     deadline = time.monotonic() + PROJECTOR_UPDATE_MS / 1000
     while not projector.evaluate(condition):
         if time.monotonic() > deadline:
             raise AssertionError(f"the projector did not show {what}: {projector_view(projector)}")
+        projector.clock.fast_forward(POLL_MS)
         projector.wait_for_timeout(250)
+
+
+def polled(projector):
+    """The projector's clock skipped ahead to its next poll, twice, each time until the answer
+    came: the page has polled at least once since this was called."""
+    for _ in range(2):
+        with projector.expect_response(lambda r: "/standings" in r.url, timeout=PROJECTOR_UPDATE_MS):
+            projector.clock.fast_forward(POLL_MS)
+        projector.wait_for_timeout(100)  # the answer drawn
 
 
 def figure(text):
@@ -241,6 +256,10 @@ def play_the_event(browser, base, contexts, screenshots, folder):
     projector = contexts[-1].new_page()
     loads = []
     projector.on("framenavigated", lambda frame: loads.append(frame.url) if frame == projector.main_frame else None)
+    # how the page was opened, as the browser's own clock told it (the page's clock is Playwright's
+    # from here: its time runs, and the waits below skip it ahead to the next poll)
+    contexts[-1].add_init_script("window.__navigation = performance.getEntriesByType('navigation')[0].type")
+    contexts[-1].clock.install()
     projector.goto(f"{base}/e/{event_id}")
     marker = random.random()
     projector.evaluate(f"window.__leftOpen = {marker!r}")
@@ -284,27 +303,43 @@ def play_the_event(browser, base, contexts, screenshots, folder):
         host.draw_shot = True  # the host screens' screenshots belong to issue 3's test
         hosts.append(host)
 
-    # the hosts play in turn, one move each, until every table has finished
+    # the hosts play in turn through the screens, one move each, until every table has played a
+    # round; meanwhile the open projector already ranks the three teams, provisionally
+    live_checked = False
+    while any(host.main_moves < len(seats) for host, (_name, seats) in zip(hosts, TABLES)):
+        for host, (_name, seats) in zip(hosts, TABLES):
+            if host.main_moves < len(seats):
+                assert host.step()
+        if not live_checked and all(h.main_moves >= 2 for h in hosts):
+            wait_for_projector(projector, "document.querySelectorAll('.proj-cols .proj-teams li .place').length == 3"
+                                          " && !!document.querySelector('.proj-sub .badge')",
+                               "the provisional ranking of the three tables mid-game")
+            live_checked = True
+    assert live_checked
+    # the rest of each game up to its finish, a few moves at a time from each tablet as its outbox
+    # sends them (a whole game tapped on these screens is tests/browser/test_host_game.py's)
+    games = {id(host): game_on_the_tablet(host, base, table_id) for host, table_id in zip(hosts, table_ids)}
+    while any(not games[id(host)].next()["expects"] == "finish" for host in hosts):
+        for host, table_id in zip(hosts, table_ids):
+            send_from_the_outbox(host, base, table_id, games[id(host)], moves=8)
+    # and the finish tapped on each tablet
     playing = list(hosts)
     steps = 0
-    live_checked = False
+    for host in hosts:
+        host.page.goto(host.table_url)
+        assert seq_of(host.page) == len(host.moves)
     while playing:
         for host in list(playing):
             if not host.step():
                 playing.remove(host)
             steps += 1
-            assert steps < 1000, "the games do not end"
-        if not live_checked and all(h.main_moves >= 2 for h in hosts):
-            # mid-game: the open projector already ranks the three teams, provisionally
-            wait_for_projector(projector, "document.querySelectorAll('.proj-cols .proj-teams li .place').length == 3"
-                                          " && !!document.querySelector('.proj-sub .badge')",
-                               "the provisional ranking of the three tables mid-game")
-            live_checked = True
+            assert steps < 100, "the games do not end"
     for host, (name, seats) in zip(hosts, TABLES):
         assert host.page.url.endswith("/final"), (name, host.page.url)
-        assert host.main_moves == len(seats) * ROUNDS, (name, host.main_moves)
-        assert host.rounds_seen[-1] == ROUNDS and host.counts.get("finish") == 1, (name, host.counts)
-    print("moves tapped: " + "; ".join(f"{name}: {h.counts}" for h, (name, _s) in zip(hosts, TABLES)))
+        assert host.counts.get("finish") == 1, (name, host.counts)
+        # every player made a main move in each of the 10 rounds
+        assert sum(1 for m in host.moves if m["type"] in ("draw", "rest", "pass", "share")) == len(seats) * ROUNDS
+    print("moves made: " + "; ".join(f"{name}: {h.counts}" for h, (name, _s) in zip(hosts, TABLES)))
 
     # each host downloads the table's game record from the final screen
     records = []
@@ -314,12 +349,49 @@ def play_the_event(browser, base, contexts, screenshots, folder):
         path = folder / f"record-{len(records) + 1}.json"
         download.value.save_as(path)
         record = json.loads(path.read_text("utf-8"))
-        assert [comparable(m) for m in record["moves"]] == host.moves, f"{name}: the record is not what was tapped"
+        assert [comparable(m) for m in record["moves"]] == host.moves, f"{name}: the record is not what was sent"
         records.append(path)
     standings = replay_many(records)
     return PlayedEvent(base=base, event_id=event_id, table_ids=table_ids, organizer=organizer,
                        projector=projector, projector_loads=loads, marker=marker, standings=standings,
                        records=records, hosts=hosts)
+
+
+def game_on_the_tablet(host, base, table_id):
+    """The table's game so far, replayed from the record the tablet downloads."""
+    from facilitator.rules.lyceum import read_record, replay
+    answer = host.page.request.get(f"{base}/table/{table_id}/record.json")
+    assert answer.ok, answer.text()
+    game = replay(read_record(answer.json()))
+    assert [comparable(m.to_dict()) for m in game.moves] == host.moves
+    return game
+
+
+def send_from_the_outbox(host, base, table_id, game, moves):
+    """Up to ``moves`` legal moves, chosen as a plausible table plays (``simulate.choose_move``),
+    sent as one batch the way the tablet's outbox sends its queue (the host's session, no token);
+    all are recorded, and noted as the host's moves. Stops before the finish."""
+    from facilitator.rules.lyceum.simulate import choose_move
+    rng = random.Random(f"{table_id} {len(game.moves)}")
+    seq = len(game.moves)
+    items = []
+    while len(items) < moves and game.next()["expects"] != "finish":
+        move = choose_move(game, rng)
+        try:
+            game.apply(move)
+        except Exception:  # noqa: BLE001 - a random redistribution the rules refuse: choose again
+            continue
+        items.append({"after": seq, "move": move.to_dict(), "client_id": f"outbox-{table_id}-{seq}"})
+        seq += 1
+    if not items:
+        return
+    answer = host.page.request.post(f"{base}/api/v1/tables/{table_id}/moves/batch", data={"moves": items},
+                                    headers={"Content-Type": "application/json", "Accept": "application/json"})
+    assert answer.ok, answer.text()
+    out = answer.json()
+    assert out["refused"] is None and len(out["recorded"]) == len(items) and out["seq"] == seq, out
+    for item in items:
+        host.record(comparable(item["move"]))
 
 
 def replay_many(paths):
@@ -333,7 +405,7 @@ def assert_never_reloaded(event):
     projector = event.projector
     assert projector.evaluate("window.__leftOpen") == event.marker, "the projector page was reloaded"
     assert len(event.projector_loads) == 1, f"the projector navigated: {event.projector_loads}"
-    assert projector.evaluate("performance.getEntriesByType('navigation')[0].type") == "navigate"
+    assert projector.evaluate("window.__navigation") == "navigate"
 
 
 # ----- the checks ---------------------------------------------------------------------------------
@@ -426,7 +498,7 @@ def test_the_announcement_reveals_the_places_from_the_last_to_the_first(event, s
     assert fits_one_screen(projector), "the announcement scrolls at 1280×720"
     projector.screenshot(path=str(screenshots / "projector-announce-1280x720.png"), animations="disabled")
     announce(event, "next")  # nothing left to reveal: the first place stays the last shown
-    projector.wait_for_timeout(4_500)
+    polled(projector)
     assert teams_shown(projector_view(projector)["announced"]) == reveal_order
     announce(event, "stop")  # back to the live ranking
     wait_for_projector(projector, "!document.querySelector('.proj-announce')"

@@ -213,6 +213,10 @@ def test_an_event_asked_for_tables_beyond_the_range_is_refused_naming_it(app, cl
     assert answer.status_code == 400
     assert "a whole number from 0 to 100" in answer.get_json()["error"]["message"]
     assert everything(app) == before
+
+
+def test_an_event_of_the_most_tables_is_created(app, client):
+    """The edge of the range above (creating a hundred tables once, not once per refused value)."""
     assert client.post("/api/v1/events", json={"name": "Кубок", "tables": 100, "game": "lyceum-16-25"}).status_code == 201
 
 

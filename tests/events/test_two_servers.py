@@ -39,7 +39,7 @@ from tests.pages import Page
 
 from .helpers import fresh_database
 
-pytestmark = [pytest.mark.db, pytest.mark.slow]
+pytestmark = [pytest.mark.db, pytest.mark.slow, pytest.mark.server]
 PASSWORD = "two-servers-password"
 PLAYERS = {  # the setup form's fields for three players (tests/web/helpers.py's THREE)
     "players-0-name": "Аня", "players-0-born": "2009-03-14", "players-0-character": "C01",

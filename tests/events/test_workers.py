@@ -26,7 +26,7 @@ from tests.processes import children, connection_holders
 
 from .helpers import fresh_database
 
-pytestmark = [pytest.mark.db, pytest.mark.slow,
+pytestmark = [pytest.mark.db, pytest.mark.slow, pytest.mark.server,
               pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks, and reads /proc")]
 PASSWORD = "workers-test-password"
 WORKERS = 4

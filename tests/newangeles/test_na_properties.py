@@ -227,7 +227,8 @@ def _check_game(rng, players, end, data=None):
 
 
 # ----- quick -------------------------------------------------------------------------------
-@quick(24)
+# (a dozen games, for ``-m 'not slow'``: the slow test below plays a hundred more the same way)
+@quick(12)
 @given(games, st.data())
 def test_random_games_keep_the_invariants_after_every_move(game_args, data):
     _check_game(*game_args, data=data)

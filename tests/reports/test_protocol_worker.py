@@ -21,7 +21,7 @@ from tests.processes import descendants
 
 from .game_records import GAMES, LYCEUM, game_record, names_of
 
-pytestmark = pytest.mark.db
+pytestmark = [pytest.mark.db, pytest.mark.server]
 
 #: each game's table name here (its protocol prints it)
 TABLE = {"lyceum-16-25": "Стол Ω", "alter-ego-3": "Pöytä Ω", "new-angeles": "Table Ω"}

@@ -44,8 +44,10 @@ def has_number(text, n):
 
 @pytest.fixture(scope="module")
 def protocol_bytes(game):
+    """The finished game's protocol in Russian, of an event with its date (laid out once for the
+    tests reading it: a protocol takes WeasyPrint a second or two)."""
     with use_locale("ru"):
-        return table_protocol_pdf(game, event="Турнир лицея", now=NOW)
+        return table_protocol_pdf(game, event="Турнир лицея", event_date="2025-05-17", now=NOW)
 
 
 @pytest.fixture(scope="module")
@@ -128,9 +130,8 @@ def test_a_provisional_protocol_is_marked(midgame):
     assert "Окончательный" not in text
 
 
-def test_protocol_in_english(game):
-    with use_locale("en"):
-        text = text_of(read(table_protocol_pdf(game, now=NOW)))
+def test_protocol_in_english(undone_protocols):
+    text = undone_protocols["en"]
     assert "GAME PROTOCOL «16/25»" in text and "Table total" in text and "Аня" in text
 
 
@@ -147,25 +148,32 @@ def test_a_finished_four_player_table_prints_on_two_or_three_pages():
     assert "Журнал" in text and "Отложенные карты" in text
 
 
-def test_the_header_prints_the_events_date_the_russian_way(game):
-    with use_locale("ru"):
-        text = text_of(read(table_protocol_pdf(game, event="Турнир лицея", event_date="2025-05-17", now=NOW)))
-    assert "Турнир лицея, 17.05.2025" in text
-    assert "14.03.2009" in text  # Аня's birth date
-    assert "2025-05-17" not in text and "2009-03-14" not in text
+def test_the_header_prints_the_events_date_the_russian_way(protocol_text):
+    assert "Турнир лицея, 17.05.2025" in protocol_text
+    assert "14.03.2009" in protocol_text  # Аня's birth date
+    assert "2025-05-17" not in protocol_text and "2009-03-14" not in protocol_text
 
 
-def test_the_log_words_undone_voided_and_reopened_moves_apart(game):
+@pytest.fixture(scope="module")
+def undone_protocols(game):
+    """The game's protocol text in Russian and in English, its log holding a move undone by the
+    host, one voided and a finish reopened by the organizer (each laid out once for the module)."""
     undone = [UndoneMove(Move("pass", player="Борис"), None, "Ведущий", after=0),
               UndoneMove(Move("adjust", player="Вика", xp=100, reason="ошибка"), None, "Ольга", after=20, kind="void"),
               UndoneMove(Move("finish"), None, "Ольга", after=42, kind="reopen")]
-    with use_locale("ru"):
-        text = text_of(read(table_protocol_pdf(game, undone=undone, now=NOW)))
+    texts = {}
+    for lang in ("ru", "en"):
+        with use_locale(lang):
+            texts[lang] = text_of(read(table_protocol_pdf(game, undone=undone, now=NOW)))
+    return texts
+
+
+def test_the_log_words_undone_voided_and_reopened_moves_apart(undone_protocols):
+    text = undone_protocols["ru"]
     assert "ход отменён (Ведущий)" in text
     assert "ход аннулирован организатором (Ольга)" in text
     assert "игра возобновлена организатором (Ольга)" in text
-    with use_locale("en"):
-        text = text_of(read(table_protocol_pdf(game, undone=undone, now=NOW)))
+    text = undone_protocols["en"]
     assert "voided by the organizer (Ольга)" in text and "game reopened by the organizer (Ольга)" in text
 
 

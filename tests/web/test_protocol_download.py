@@ -12,7 +12,7 @@ from facilitator.rules.lyceum import Move
 
 from .helpers import get, load, pass_until, record, submit
 
-pytestmark = pytest.mark.db
+pytestmark = [pytest.mark.db, pytest.mark.server]
 
 
 def finish(host, table):
@@ -25,9 +25,11 @@ def cached_files():
 
 
 @pytest.fixture(autouse=True)
-def _prepared(app):
-    """These tests look at the protocols made in the background (the other tests turn it off)."""
-    app.config["PREPARE_PROTOCOLS"] = True
+def _prepared(request):
+    """These tests look at the protocols made in the background (the other tests turn it off).
+    A test without the app (the access sheet's) runs once, not once per database backend."""
+    if "app" in request.fixturenames:
+        request.getfixturevalue("app").config["PREPARE_PROTOCOLS"] = True
 
 
 class NeverDone:

@@ -24,7 +24,8 @@ from tests.conftest import _sqlite_template
 from tests.connections import closed_by_server
 from tests.processes import alive, children, descendants
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks, and reads /proc")
+pytestmark = [pytest.mark.server,
+              pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks, and reads /proc")]
 
 WORKERS = 2
 THREADS = 2
