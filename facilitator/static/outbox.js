@@ -39,6 +39,9 @@
   }
   var KEY = "facilitator.outbox." + tableId, LOCK = KEY + ".lock", SAVED = KEY + ".saved";
   var queuedUrl = "/api/v1/tables/" + tableId + "/queued";
+  // moves an earlier version of this script queued as record moves (a tablet updated while
+  // moves waited) still go to the batch of record moves, in their order
+  var legacyUrl = "/api/v1/tables/" + tableId + "/moves/batch";
   var players = body.dataset.players ? JSON.parse(body.dataset.players) : [];
   var retryDelay = 2000, retryTimer = null, sending = false, leaving = false;
 
@@ -82,13 +85,18 @@
   // by the form's data-move), for whom, and the card's code when the form names one
   function label(e) {
     if (e.undo) return W.undo || "undo";
-    var names = W.moves || {}, f = e.fields || [], type = e.type || "";
-    var decision = field(f, "decision"), who = field(f, "player") || field(f, "active") || field(f, "from");
-    var card = field(f, "card");
+    var names = W.moves || {}, f = e.fields || [], old = e.move || {}, type = e.type || old.type || "";
+    var decision = field(f, "decision") || old.decision || "";
+    var who = field(f, "player") || field(f, "active") || field(f, "from") || old.player || "";
+    var card = field(f, "card") || (typeof old.card === "string" ? old.card : "");
     var name = names[type + ":" + decision] || names[type] || type;
     return (who ? who + ": " : "") + name + (card && !field(f, "manual") ? " " + card : "");
   }
   function sent(e) { return {action: e.action, fields: e.fields, after: e.after, client_id: e.client_id}; }
+  function legacy(e) { return !e.fields; }
+  function sentLegacy(e) {
+    return e.undo ? {after: e.after, undo: true, client_id: e.client_id} : {after: e.after, move: e.move, client_id: e.client_id};
+  }
 
   // ----- queueing and sending ------------------------------------------------------------------
   function enqueue(entry) {
@@ -116,10 +124,14 @@
     var q = load().filter(function (e) { return e.state === "queued"; });
     if (!q.length || sending || locked()) { render(); return; }
     if (load().some(function (e) { return e.state === "refused"; })) { render(); return; }
+    // one run of the same kind at a time: forms (or record moves queued by an earlier version)
+    var old = legacy(q[0]), run = [];
+    for (var i = 0; i < q.length && legacy(q[i]) === old; i++) run.push(q[i]);
+    q = run;
     sending = true;
     localStorage.setItem(LOCK, String(Date.now()));
-    var payload = {flash: true, moves: q.map(sent)};
-    fetch(queuedUrl, {method: "POST", credentials: "same-origin", cache: "no-store",
+    var payload = {flash: true, moves: q.map(old ? sentLegacy : sent)};
+    fetch(old ? legacyUrl : queuedUrl, {method: "POST", credentials: "same-origin", cache: "no-store",
                       headers: {"Content-Type": "application/json", "Accept": "application/json"},
                       body: JSON.stringify(payload)})
       .then(function (r) {
@@ -158,6 +170,7 @@
         // the screen is drawn again at the table's real state: every move sent, or a refusal to
         // show on the screen as the table is now (the refused move stays listed, with why)
         if (!left.length || refused) leave(turnUrl());
+        else if (left.some(function (e) { return e.state === "queued"; })) setTimeout(flush, 0);  // the next run
       })
       .catch(function () {
         online(false);
@@ -295,7 +308,8 @@
     }
     if (btn.dataset.outbox === "download" && q.length) {
       var file = {format: "facilitator-outbox/2", table: parseInt(tableId, 10), table_name: body.dataset.tableName || "",
-                  saved_at: new Date().toISOString(), moves: q.map(sent)};
+                  saved_at: new Date().toISOString(),
+                  moves: q.map(function (e) { return legacy(e) ? sentLegacy(e) : sent(e); })};
       var blob = new Blob([JSON.stringify(file, null, 1)], {type: "application/json"});
       var a = document.createElement("a");
       a.href = URL.createObjectURL(blob);

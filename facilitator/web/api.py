@@ -396,10 +396,11 @@ def _prepare_protocol(table_id):
 
 @bp.post("/tables/<int:table_id>/moves/batch")
 def post_batch(table_id):
-    """Moves a tablet queued while it had no connection, in order:
-    ``{"moves": [{"after": n, "move": {...}, "client_id": "..."}]}``. The longest valid run is
-    recorded (moves already recorded count as recorded); the first move refused is named with
-    why, and nothing after it is looked at."""
+    """Record moves queued while a client had no connection, in order: ``{"moves": [{"after": n,
+    "move": {...}, "client_id": "..."}]}`` (a script's record moves; the host's tablet queues
+    its forms instead: ``post_queued``). The longest valid run is recorded (moves already
+    recorded count as recorded); the first move refused is named with why, and nothing after
+    it is looked at."""
     err = _authorize(db(), table_id)  # read in the request's session; the write below commits it
     if err:
         return err

@@ -312,12 +312,18 @@ def import_outbox(event_id, table_id):
         table = _table_of(s, event_id, table_id)
         rules = services.load(s, table.id).ruleset
         items, malformed = [], None
-        if data["format"] == OUTBOX_FORMS:  # forms, read as the table's screens read them
-            from facilitator.games import of_table
-            from facilitator.web.table import queued_forms
-            items, stop = queued_forms(of_table(table), table.id, data["moves"][:500])
-            malformed = (stop[0], stop[2]) if stop is not None else None
-        for i, item in enumerate(data["moves"][:500] if data["format"] == OUTBOX_FORMAT else []):
+        from facilitator.games import of_table
+        from facilitator.web.table import queued_forms
+        for i, item in enumerate(data["moves"][:500]):
+            if data["format"] == OUTBOX_FORMS and isinstance(item, dict) and "action" in item:
+                # a form, read as the table's screens read it (an entry without an action is a
+                # record move an earlier tablet script queued)
+                read, stop = queued_forms(of_table(table), table.id, [item], start=i)
+                items += read
+                if stop is not None:
+                    malformed = (i, stop[2])
+                    break
+                continue
             try:
                 after = item.get("after") if isinstance(item, dict) else None
                 if not isinstance(after, int) or isinstance(after, bool) or not 0 <= after < 2 ** 31:

@@ -189,21 +189,21 @@ def form_action(game, table_id, action):
     return None
 
 
-def queued_forms(game, table_id, raw, path="moves"):
+def queued_forms(game, table_id, raw, path="moves", start=0):
     """Move forms a tablet queued (``[{"action", "fields", "after", "client_id"}]``, each as the
     form would have posted it) as ``services.record_batch`` items: a move form is read by
     ``game.read_move_form`` when its turn comes, against the table as it stands then (its
     ``after`` put in the form, its ``csrf_token`` left out: the request is checked otherwise);
     the undo form is an undo. Returns ``(items, malformed)``: ``malformed`` None, or
     ``(index, client_id, MalformedError)`` for the first entry that is no queued form of this
-    table (the items stop before it)."""
+    table (the items stop before it); ``start``: the first entry's index in ``path``."""
     from functools import partial
 
     from werkzeug.datastructures import MultiDict
 
     from facilitator.rules.errors import MalformedError
     items = []
-    for i, item in enumerate(raw):
+    for i, item in enumerate(raw, start):
         at = f"{path}[{i}]"
         client_id = item.get("client_id") if isinstance(item, dict) else None
         try:
@@ -229,7 +229,7 @@ def queued_forms(game, table_id, raw, path="moves"):
             items.append({"after": after, "client_id": client_id,
                           "read": partial(game.read_move_form, target[1], form)})
         except MalformedError as err:
-            return items, (i, client_id if isinstance(client_id, str) else None, err)
+            return items, (i - start, client_id if isinstance(client_id, str) else None, err)
     return items, None
 
 

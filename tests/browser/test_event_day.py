@@ -714,6 +714,34 @@ def test_the_waiting_moves_are_named_in_the_screens_language(context, tablet, se
     assert name != "pass" and outbox_lines(page) == [f"Аня: {name} · не проверено"]
 
 
+def test_moves_an_earlier_tablet_script_queued_are_still_sent_before_the_forms_queued_after_them(
+        context, tablet, server, engine, event_id):
+    """A tablet whose script was updated while moves waited: the record moves the earlier script
+    queued go to the batch of record moves, then the forms queued on top of them, in order."""
+    table = new_table(engine, event_id, "Обновление")
+    page = tablet
+    page.goto(turn_url(server, table))
+    batch = f"**/api/v1/tables/{table}/moves/batch"
+    page.route(batch, lambda route: route.abort("connectionrefused"))  # the Wi-Fi is down meanwhile
+    page.evaluate("key => localStorage.setItem(key, JSON.stringify([{move: {type: 'pass', player: 'Аня'}, "
+                  "after: 0, client_id: 'earlier-script-1', state: 'queued', at: new Date().toISOString()}]))",
+                  f"facilitator.outbox.{table}")
+    page.reload()
+    wait_queued(page, 1)
+    context.set_offline(True)
+    page.unroute(batch)
+    assert outbox_lines(page) == ["Аня: Pass · not checked"]
+    pass_for(page, "Борис")
+    expect_waiting(page, 2, "No connection: 2 moves are waiting to be sent")
+    assert [e["after"] for e in queued(page)] == [0, 1]
+    context.set_offline(False)
+    wait_for_turn(page, server, table, 2)
+    log = log_of(engine, table)
+    assert [(r[2], r[4]) for r in log] == [(pass_move("Аня"), "earlier-script-1"),
+                                           (pass_move("Борис"), log[1][4])] and log[1][4]
+    assert queued(page) == []
+
+
 # ===== 5. a refused queued move stops the sending with its reason =======================================
 def engine_refusal(engine, table_id, move):
     """What the server says when the rules refuse ``move`` now (in English)."""

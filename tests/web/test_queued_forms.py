@@ -91,3 +91,36 @@ def test_no_one_but_the_tables_host_queues_its_forms(app, host, table, anon_clie
     answer = queue(anon_client, table, f"/table/{table}/move/pass", [["type", "pass"], ["player", "Аня"]], 0)
     assert answer.status_code == 403 and answer.get_json()["error"]["code"] == "forbidden"
     assert log(app, table) == []
+
+
+def test_a_downloaded_file_of_waiting_forms_is_read_as_the_screens_read_them(host):
+    """The organizer records a tablet's downloaded outbox (``facilitator-outbox/2``: forms, and
+    record moves an earlier tablet script queued): each form is read by the game's form reading,
+    so a slip past the form's bound is refused there too, naming the field."""
+    import io
+    import json
+
+    from facilitator import services
+    from tests.pages import csrf_token, db, flashes
+    app = host.application
+    with db(app) as s:
+        event = services.events.create_event(s, "Кубок", "2026-05-17", services.packs.ensure_sample(s, "lyceum-16-25"))
+        table = services.events.add_table(s, event, "Стол 1")
+        services.set_players(s, table.id, services.load(s, table.id).ruleset.read_setup(THREE))
+        event_id, table_id = event.id, table.id
+    outbox = {"format": "facilitator-outbox/2", "table": table_id, "moves": [
+        {"action": f"/table/{table_id}/move/pass", "fields": [["type", "pass"], ["player", "Аня"], ["after", "0"]],
+         "after": 0, "client_id": "f1"},
+        {"after": 1, "move": {"type": "pass", "player": "Борис"}, "client_id": "f2"},
+        {"action": f"/table/{table_id}/move/adjust", "fields": [["player", "Вика"], ["xp", str(10 ** 12)],
+                                                                ["reason", "опечатка"]], "after": 2, "client_id": "f3"},
+        {"action": f"/table/{table_id}/move/pass", "fields": [["type", "pass"], ["player", "Вика"]], "after": 3}]}
+    response = host.post(f"/organizer/events/{event_id}/tables/{table_id}/outbox",
+                         data={"outbox": (io.BytesIO(json.dumps(outbox).encode()), "o.json"),
+                               "csrf_token": csrf_token(host, "/organizer/")},
+                         content_type="multipart/form-data", follow_redirects=True)
+    assert flashes(response, "ok") == ["Waiting moves of «Стол 1»: 2 recorded, 0 were already there."]
+    errors = flashes(response, "error")
+    assert len(errors) == 1 and errors[0].startswith("Move 3 of the file was not recorded, nor any after it: ")
+    assert "XP change" in errors[0], errors
+    assert [r[2] for r in log(app, table_id)] == [{"type": "pass", "player": "Аня"}, {"type": "pass", "player": "Борис"}]

@@ -185,7 +185,7 @@ def deal_view(game, legal, state, error=None):
     extra = state.get("extra") or {}
     transfers = [t for t in state.get("transfers") or [] if isinstance(t, dict)]
 
-    def dump(value):  # an empty optional key is an empty field: the outbox leaves it out
+    def dump(value):  # an empty optional key is an empty field, read as absent
         return json.dumps(value, ensure_ascii=False) if value else ""
     json_fields = {"main": dump(state.get("main")),
                    "counteroffers": json.dumps(state.get("counteroffers") or [], ensure_ascii=False),
