@@ -25,8 +25,23 @@ from importlib import import_module
 from pathlib import Path
 
 from facilitator.rules import registry
+from facilitator.rules.errors import MalformedError
 
 GROUP = registry.GAMES_GROUP
+
+
+class FormError(MalformedError):
+    """A move form's field that is not of the form's shape (a number past the form's bound, a
+    required field empty, text where a number belongs), found before the engine sees a move:
+    ``path`` is the field's name, ``text`` the refusal already in the screen's language (the
+    field as the host reads it, then what is wrong), ``form`` the form object read, when there
+    is one (for the screen to show it again as typed). A ``MalformedError``, so every path that
+    records a move refuses it as malformed (400), the same with or without JavaScript."""
+
+    def __init__(self, path, text, form=None):
+        super().__init__(path, "{text}", text=text)
+        self.text = text
+        self.form = form
 
 
 class GamePackage:
@@ -98,6 +113,26 @@ class GamePackage:
         """``{move type: its name}`` in the current language, for the tablet's outbox."""
         return {}
 
+    def read_move_form(self, kind, formdata, loaded):
+        """The engine's move that a move form of ``kind`` posts (``formdata``: the form's fields
+        as the browser sends them, a ``MultiDict``, its ``after`` among them), read as the table
+        ``loaded`` stands. The one reading of a form (ARCHITECTURE.md decision 13): the screen's
+        POST and the tablet's queued forms (``POST /api/v1/tables/<id>/queued``) both call it,
+        so both accept and refuse exactly the same things, with the form's own bounds. Raises
+        the engine's ``MalformedError``, or a ``FormError`` naming the field."""
+        raise NotImplementedError(f"{self.key}: no move forms")
+
+    @property
+    def move_endpoint(self):
+        """The endpoint of the game's move POST (``<blueprint>.move``, taking ``table_id`` and
+        ``kind``): a queued form is read only when its action is this endpoint for its table."""
+        return self.turn.split(".")[0] + ".move"
+
+    @property
+    def undo_endpoint(self):
+        """The endpoint of the game's undo POST (``<blueprint>.undo``, taking ``table_id``)."""
+        return self.turn.split(".")[0] + ".undo"
+
     def error_text(self, err, pack=None):
         """An engine error (illegal or malformed) in the host's words, naming things by their
         names (``pack`` the table's pack, for the names of its cards)."""
@@ -153,4 +188,4 @@ def of_table(table):
     return get(table.ruleset)
 
 
-__all__ = ["GROUP", "GamePackage", "registered", "get", "of_table"]
+__all__ = ["GROUP", "FormError", "GamePackage", "registered", "get", "of_table"]

@@ -702,7 +702,11 @@ def record_move(session, table_id, move, after, author=None, client_id=None):
 
 def record_batch(session, table_id, items, author=None):
     """Moves queued by a tablet while it was offline, in order: ``[{"after", "move", "client_id"}]``
-    (moves already read by the engine's ``read_move``). Records the longest run that is valid
+    (moves already read by the engine's ``read_move``), or ``{"after", "read", "client_id"}``
+    for a queued form: ``read(loaded)`` reads it into the move as the table stands just before
+    it (a form read is refused as a malformed move, at its place in the run; a form already
+    recorded by its client id counts as recorded without being read again, the table having
+    moved on since). Records the longest run that is valid
     and returns ``(recorded, refused)``: ``recorded`` one ``{"client_id", "seq", "already", "result",
     "undone"}`` per move taken (already recorded ones included; ``undone`` the row an undo took back), ``refused`` None or ``{"index", "client_id",
     "error"}`` for the first move refused; nothing after it is looked at."""
@@ -716,7 +720,8 @@ def record_batch(session, table_id, items, author=None):
                     seq, result = item["after"] + 1, None
                 else:
                     undone = None
-                    loaded, result = record_move(session, table_id, item["move"], item["after"], author=author,
+                    move = item["move"] if "move" in item else _read_queued(session, table_id, item)
+                    loaded, result = record_move(session, table_id, move, item["after"], author=author,
                                                  client_id=client_id)
                     seq = loaded.seq
             recorded.append({"client_id": client_id, "seq": seq, "already": False, "result": result,
@@ -732,6 +737,21 @@ def record_batch(session, table_id, items, author=None):
         except (RulesError, TableBroken, FinishedTable, LookupError) as err:
             return recorded, {"index": index, "client_id": client_id, "error": err}
     return recorded, None
+
+
+def _read_queued(session, table_id, item):
+    """The move of a queued form (``item["read"]``), read against the table as it stands now, as
+    its screen's POST reads it; a form recorded before (its client id) is not read again."""
+    loaded = load(session, table_id)
+    if loaded.problem is not None:
+        raise TableBroken(loaded.problem)
+    if loaded.game is None:
+        raise MalformedError("players", "the table has no players yet: finish the setup first")
+    if item["after"] != loaded.seq:
+        repeat = _by_client_id(session, table_id, item.get("client_id"))
+        if repeat is not None:
+            raise StaleMove(item["after"], loaded.seq, True, repeat.seq)
+    return item["read"](loaded)
 
 
 def _undo_at(session, table_id, seq):

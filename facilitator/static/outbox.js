@@ -1,15 +1,20 @@
 // The tablet's outbox: nothing entered is lost on venue Wi-Fi.
 //
 // Every move form (data-move="<type>") and the undo form (data-undo) of a table's screen is
-// first written to an outbox in the browser's storage, with the sequence number it follows
-// ("after") and a client id, then sent to the server's batch endpoint. A move counts as saved
-// only when the server's JSON answer names it as recorded (a captive portal's 200 is not a
-// save). While the server cannot be reached the moves wait, a banner says how many, the page
-// warns before it is closed, sending is retried, and the host can go on entering the table's
-// moves (marked "not checked"); they are sent in order when the connection returns. A move the
-// server refuses stops the sending and is shown with the reason; the rest stay queued for the
-// host to fix, delete or download. Several tabs share one outbox and one sender at a time; the
-// server never records a queued move twice (client ids).
+// first written to an outbox in the browser's storage exactly as the form would post it (its
+// action and its fields, the tapped button's name and value among them; not its CSRF token),
+// with the sequence number it follows ("after") and a client id, then sent to the server's
+// queued-forms endpoint, which reads each form with the game's own form reading (the same
+// bounds and refusals as the form posted without JavaScript). No move is assembled here. A
+// move counts as saved only when the server's JSON answer names it as recorded (a captive
+// portal's 200 is not a save). While the server cannot be reached the moves wait, a banner says
+// how many, the page warns before it is closed (only then, and only while moves wait), sending
+// is retried, and the host can go on entering the table's moves (marked "not checked"); they
+// are sent in order when the connection returns. A move the server refuses is a refusal, not a
+// lost connection: the tablet is online, the move is shown with the server's reason, the rest
+// wait, and the screen is drawn again at the table's real state; the host deletes or sends it
+// again. Several tabs share one outbox and one sender at a time; the server never records a
+// queued move twice (client ids).
 //
 // Without JavaScript the forms post as usual.
 (function () {
@@ -33,9 +38,12 @@
     return;
   }
   var KEY = "facilitator.outbox." + tableId, LOCK = KEY + ".lock", SAVED = KEY + ".saved";
-  var batchUrl = "/api/v1/tables/" + tableId + "/moves/batch";
+  var queuedUrl = "/api/v1/tables/" + tableId + "/queued";
+  // moves an earlier version of this script queued as record moves (a tablet updated while
+  // moves waited) still go to the batch of record moves, in their order
+  var legacyUrl = "/api/v1/tables/" + tableId + "/moves/batch";
   var players = body.dataset.players ? JSON.parse(body.dataset.players) : [];
-  var retryDelay = 2000, retryTimer = null, sending = false;
+  var retryDelay = 2000, retryTimer = null, sending = false, leaving = false;
 
   function say(key, n) {
     // a count in the page's language: CLDR's plural category picks the form (ход, хода, ходов)
@@ -51,50 +59,53 @@
     return Array.prototype.map.call(a, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
   function baseSeq() { return parseInt(body.dataset.seq, 10) || 0; }
+  function turnUrl() { return body.dataset.turnUrl || location.href; }
+  // the page is left by this script (a screen drawn again): no question about leaving it
+  function leave(url) { leaving = true; window.removeEventListener("beforeunload", warn); location.replace(url); }
 
-  // ----- a form as a move of the record format ------------------------------------------------
-  function moveOf(form, submitter) {
-    var move = {type: form.dataset.move}, data;
+  // ----- a form as it would be posted ----------------------------------------------------------
+  function fieldsOf(form, submitter, after) {
+    var data;
     try { data = new FormData(form, submitter || undefined); } catch (e) { data = new FormData(form); }
     if (submitter && submitter.name && !data.has(submitter.name)) data.append(submitter.name, submitter.value);
+    var fields = [];
     data.forEach(function (value, name) {
-      if (name === "csrf_token" || name === "after" || name === "type" || value === "") return;
-      var field = form.elements[name], el = field && field.length && !field.tagName ? field[0] : field;
-      var isList = /\[\]$/.test(name);
-      var key = name.replace(/\[\]$/, "");
-      if (el && el.dataset && el.dataset.json !== undefined) { move[key] = JSON.parse(value); return; }
-      var v = (el && el.type === "number") ? parseInt(value, 10) : value;
-      if (el && el.type === "number" && isNaN(v)) return;
-      var dash = key.indexOf("-");
-      if (dash > 0 && !isList) {
-        var outer = key.slice(0, dash), inner = key.slice(dash + 1);
-        if (v === 0) return;
-        move[outer] = move[outer] || {};
-        move[outer][inner] = v;
-      } else if (isList) {
-        (move[key] = move[key] || []).push(v);
-      } else {
-        move[key] = v;
-      }
+      if (name === "csrf_token" || name === "after" || typeof value !== "string") return;
+      fields.push([name, value]);
     });
-    if (move.source === "deck") { move.source = "app-deck"; } else { delete move.source; }
-    if (typeof move.manual === "string") { move.card = JSON.parse(move.manual); }
-    delete move.manual;
-    return move;
+    fields.push(["after", String(after)]);
+    return fields;
+  }
+  function field(fields, name) {
+    for (var i = 0; i < fields.length; i++) if (fields[i][0] === name) return fields[i][1];
+    return "";
   }
 
-  function label(move) {
-    if (move.undo) return W.undo || "undo";
-    var names = W.moves || {};  // the moves' names in the screen's language (base.html)
-    var name = names[move.type + ":" + move.decision] || names[move.type] || move.type;
-    return (move.player ? move.player + ": " : "") + name + (move.card && typeof move.card === "string" ? " " + move.card : "");
+  // what a waiting move is called: the move's name in the screen's language (base.html's map,
+  // by the form's data-move), for whom, and the card's code when the form names one
+  function label(e) {
+    if (e.undo) return W.undo || "undo";
+    var names = W.moves || {}, f = e.fields || [], old = e.move || {}, type = e.type || old.type || "";
+    var decision = field(f, "decision") || old.decision || "";
+    var who = field(f, "player") || field(f, "active") || field(f, "from") || old.player || "";
+    var card = field(f, "card") || (typeof old.card === "string" ? old.card : "");
+    var name = names[type + ":" + decision] || names[type] || type;
+    return (who ? who + ": " : "") + name + (card && !field(f, "manual") ? " " + card : "");
+  }
+  function sent(e) { return {action: e.action, fields: e.fields, after: e.after, client_id: e.client_id}; }
+  function legacy(e) { return !e.fields; }
+  function sentLegacy(e) {
+    return e.undo ? {after: e.after, undo: true, client_id: e.client_id} : {after: e.after, move: e.move, client_id: e.client_id};
   }
 
   // ----- queueing and sending ------------------------------------------------------------------
   function enqueue(entry) {
     var q = load();
     var queued = q.filter(function (e) { return e.state !== "refused"; });
-    entry.after = queued.length ? queued[queued.length - 1].after + 1 : entry.after;
+    if (queued.length) {  // on top of the moves waiting: it follows the last of them
+      entry.after = queued[queued.length - 1].after + 1;
+      entry.fields.forEach(function (f) { if (f[0] === "after") f[1] = String(entry.after); });
+    }
     entry.client_id = newId();
     entry.at = new Date().toISOString();
     entry.state = "queued";
@@ -113,47 +124,53 @@
     var q = load().filter(function (e) { return e.state === "queued"; });
     if (!q.length || sending || locked()) { render(); return; }
     if (load().some(function (e) { return e.state === "refused"; })) { render(); return; }
+    // one run of the same kind at a time: forms (or record moves queued by an earlier version)
+    var old = legacy(q[0]), run = [];
+    for (var i = 0; i < q.length && legacy(q[i]) === old; i++) run.push(q[i]);
+    q = run;
     sending = true;
     localStorage.setItem(LOCK, String(Date.now()));
-    var payload = {flash: true, moves: q.map(function (e) {
-      return e.undo ? {after: e.after, undo: true, client_id: e.client_id}
-                    : {after: e.after, move: e.move, client_id: e.client_id};
-    })};
-    fetch(batchUrl, {method: "POST", credentials: "same-origin", cache: "no-store",
-                     headers: {"Content-Type": "application/json", "Accept": "application/json"},
-                     body: JSON.stringify(payload)})
+    var payload = {flash: true, moves: q.map(old ? sentLegacy : sent)};
+    fetch(old ? legacyUrl : queuedUrl, {method: "POST", credentials: "same-origin", cache: "no-store",
+                      headers: {"Content-Type": "application/json", "Accept": "application/json"},
+                      body: JSON.stringify(payload)})
       .then(function (r) {
+        // only the server's own JSON is an answer: a captive portal's page, or a server busy or
+        // failing (5xx), is no answer: the moves stay queued and are sent again
         var type = r.headers.get("Content-Type") || "";
-        if (type.indexOf("application/json") < 0) throw new Error("not the server");
+        if (r.status >= 500 || type.indexOf("application/json") < 0) throw new Error("not the server");
         return r.json().then(function (data) { return {status: r.status, data: data}; });
       })
       .then(function (answer) {
-        var data = answer.data;
-        if (!data || !Array.isArray(data.recorded)) {
-          // refused as a whole (no access, malformed); a 5xx (the server busy or failing) is no
-          // refusal: the moves stay queued and are sent again
-          if (answer.status >= 400 && answer.status < 500 && data && data.error) {
-            markRefused(q[0].client_id, data.error.message);
-            return;
-          }
+        var data = answer.data, refused = null;
+        if (data && Array.isArray(data.recorded)) {
+          refused = data.refused || null;
+        } else if (answer.status >= 400 && data && data.error && typeof data.error.message === "string") {
+          refused = {client_id: q[0].client_id, message: data.error.message};  // refused as a whole (no access)
+          data = {recorded: []};
+        } else {
           throw new Error("no confirmation");
         }
+        retryDelay = 2000;
+        online(true);  // the server answered: whatever it said, the tablet is online
         var done = {};
         data.recorded.forEach(function (r) { if (typeof r.seq === "number") done[r.client_id] = r.seq; });
         var left = load().filter(function (e) { return !(e.client_id in done); });
-        if (data.refused) {
-          left.forEach(function (e) {
-            if (e.client_id === data.refused.client_id) { e.state = "refused"; e.error = data.refused.message; }
-          });
+        if (refused) {
+          // the move named refused (by its client id; else the first one sent and not recorded)
+          var named = left.filter(function (e) { return e.client_id === refused.client_id; })[0] ||
+                      left.filter(function (e) { return e.state === "queued"; })[0];
+          if (named) { named.state = "refused"; named.error = refused.message; }
         }
         store(left);
         if (data.recorded.length) {
           localStorage.setItem(SAVED, new Date().toISOString());
           if (typeof data.seq === "number") body.dataset.seq = String(data.seq);
         }
-        retryDelay = 2000;
-        online(true);
-        if (!left.length) { window.removeEventListener("beforeunload", warn); location.replace(body.dataset.turnUrl || location.href); }
+        // the screen is drawn again at the table's real state: every move sent, or a refusal to
+        // show on the screen as the table is now (the refused move stays listed, with why)
+        if (!left.length || refused) leave(turnUrl());
+        else if (left.some(function (e) { return e.state === "queued"; })) setTimeout(flush, 0);  // the next run
       })
       .catch(function () {
         online(false);
@@ -162,12 +179,6 @@
         retryDelay = Math.min(retryDelay * 2, 30000);
       })
       .then(function () { sending = false; localStorage.removeItem(LOCK); render(); });
-  }
-
-  function markRefused(clientId, message) {
-    var q = load();
-    q.forEach(function (e) { if (e.client_id === clientId) { e.state = "refused"; e.error = message; } });
-    store(q);
   }
 
   // ----- what the host sees --------------------------------------------------------------------
@@ -180,10 +191,14 @@
     if (connection) {
       var saved = localStorage.getItem(SAVED);
       var when = saved ? new Date(saved).toLocaleTimeString() : "";
-      connection.className = "conn " + (isOnline && !waiting ? "on" : "off");
-      connection.textContent = isOnline && !waiting ? (W.online || "online") + (when ? " · " + (W.saved || "saved") + " " + when : "")
-                                                  : (W.offline || "offline");
+      connection.className = "conn " + (isOnline ? "on" : "off");
+      connection.textContent = isOnline ? (W.online || "online") + (when && !waiting ? " · " + (W.saved || "saved") + " " + when : "")
+                                        : (W.offline || "offline");
     }
+    // the question before leaving the page only while moves wait (never for a form this script
+    // sends, nor for a page it draws again itself)
+    if (waiting && !leaving) window.addEventListener("beforeunload", warn);
+    else window.removeEventListener("beforeunload", warn);
     var panel = document.getElementById("outbox");
     if (!panel) return;
     panel.hidden = !waiting;
@@ -195,16 +210,15 @@
     q.forEach(function (e) {
       var li = document.createElement("li");
       li.className = e.state;
-      li.textContent = label(e.undo ? e : e.move) + " · " + (e.state === "refused" ? (W.refused || "refused") + ": " + e.error
-                                                                            : (W.unchecked || "not checked"));
+      li.textContent = label(e) + " · " + (e.state === "refused" ? (W.refused || "refused") + ": " + e.error
+                                                                 : (W.unchecked || "not checked"));
       list.appendChild(li);
     });
-    window.addEventListener("beforeunload", warn);
     offlinePlayers();
   }
 
   function warn(ev) {
-    if (!load().length) return undefined;
+    if (leaving || !load().length) return undefined;
     ev.preventDefault();
     ev.returnValue = W.leave || "";
     return ev.returnValue;
@@ -227,19 +241,46 @@
   }
 
   // ----- the host's controls -------------------------------------------------------------------
+  // a double tap is one tap: the first one's move shows the outbox, which moves the screen down,
+  // so the second one lands on whatever control is now under the finger (a draw link: "leave
+  // site?"). A tap at the same place within a moment of a move taken here, on another control
+  // than the one tapped, is that second tap: it does nothing.
+  var lastClick = null, shield = null;
+  document.addEventListener("click", function (ev) {
+    var now = Date.now();
+    if (shield && ev.isTrusted && now - shield.t < 600 && Math.abs(ev.clientX - shield.x) < 40 &&
+        Math.abs(ev.clientY - shield.y) < 40 && !(shield.target && shield.target.contains(ev.target))) {
+      ev.preventDefault();
+      ev.stopImmediatePropagation();
+      return;
+    }
+    lastClick = {x: ev.clientX, y: ev.clientY, t: now, target: ev.target};
+  }, true);
+  function guardTap(submitter) {
+    if (!lastClick || Date.now() - lastClick.t > 300) { shield = null; return; }  // not a tap (the Enter key)
+    shield = {x: lastClick.x, y: lastClick.y, t: Date.now(), target: submitter || lastClick.target};
+  }
+
   document.addEventListener("submit", function (ev) {
     var form = ev.target;
     if (!form.dataset.move && form.dataset.undo === undefined) return;
+    var action = new URL(form.getAttribute("action") || "", location.href).pathname;
+    var other = ev.submitter && ev.submitter.getAttribute("formaction");
+    if (other && new URL(other, location.href).pathname !== action) return;  // a button of another address (a count)
     if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) { ev.preventDefault(); return; }
     ev.preventDefault();
+    guardTap(ev.submitter);
     if (form.dataset.sent) return;
     form.dataset.sent = "1";
     // the screen may be behind the moves this tablet has sent since it was drawn (some of the
     // waiting moves were recorded, the rest deleted): the next move follows the last one recorded
     var after = parseInt((form.elements.after || {}).value, 10);
     after = isNaN(after) ? baseSeq() : Math.max(after, baseSeq());
-    if (form.dataset.undo !== undefined) enqueue({undo: true, after: after});
-    else enqueue({move: moveOf(form, ev.submitter), after: after});
+    var entry = {action: action, after: after,
+                 fields: fieldsOf(form, ev.submitter, after)};
+    if (form.dataset.undo !== undefined) entry.undo = true;
+    else entry.type = form.dataset.move;
+    enqueue(entry);
     setTimeout(function () { delete form.dataset.sent; }, 1500);
   }, true);
   // a form changed since it was sent (the next player chosen while moves wait) is a new move,
@@ -253,16 +294,22 @@
     var btn = ev.target.closest("[data-outbox]");
     if (!btn) return;
     var q = load();
-    if (btn.dataset.outbox === "drop-last" && q.length) { q.pop(); store(q); render(); flush(); }
+    if (btn.dataset.outbox === "drop-last" && q.length) {
+      var dropped = q.pop();
+      store(q); render();
+      // a refused move deleted with the tablet online: the screen is drawn again at the table's
+      // real state (the moves still waiting are sent first, and draw it when recorded)
+      if (!q.length && dropped.state === "refused" && isOnline && navigator.onLine) { leave(turnUrl()); return; }
+      flush();
+    }
     if (btn.dataset.outbox === "retry") {
       q.forEach(function (e) { if (e.state === "refused") { e.state = "queued"; delete e.error; } });
       store(q); retryDelay = 2000; flush();
     }
     if (btn.dataset.outbox === "download" && q.length) {
-      var file = {format: "facilitator-outbox/1", table: parseInt(tableId, 10), table_name: body.dataset.tableName || "",
+      var file = {format: "facilitator-outbox/2", table: parseInt(tableId, 10), table_name: body.dataset.tableName || "",
                   saved_at: new Date().toISOString(),
-                  moves: q.map(function (e) { return e.undo ? {after: e.after, undo: true, client_id: e.client_id}
-                                                              : {after: e.after, move: e.move, client_id: e.client_id}; })};
+                  moves: q.map(function (e) { return legacy(e) ? sentLegacy(e) : sent(e); })};
       var blob = new Blob([JSON.stringify(file, null, 1)], {type: "application/json"});
       var a = document.createElement("a");
       a.href = URL.createObjectURL(blob);
@@ -278,7 +325,7 @@
   window.addEventListener("pageshow", function (ev) {
     var nav = window.performance && performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
     var cached = ev.persisted || (nav && nav.type === "back_forward" && nav.transferSize === 0);
-    if (cached && navigator.onLine && !load().length) location.reload();
+    if (cached && navigator.onLine && !load().length) { leaving = true; location.reload(); }
   });
   window.addEventListener("online", function () { online(true); retryDelay = 2000; flush(); });
   window.addEventListener("offline", function () { online(false); });
@@ -287,7 +334,7 @@
     // another tab sent the last waiting moves this screen showed: it is behind them, the server
     // draws it again (a page that never showed them, say one the Back button brings, stays)
     if (ev.oldValue && !ev.newValue && !sending && body.classList.contains("offline-entry")) {
-      location.replace(body.dataset.turnUrl || location.href);
+      leave(turnUrl());
       return;
     }
     render();

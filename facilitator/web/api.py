@@ -396,10 +396,11 @@ def _prepare_protocol(table_id):
 
 @bp.post("/tables/<int:table_id>/moves/batch")
 def post_batch(table_id):
-    """Moves a tablet queued while it had no connection, in order:
-    ``{"moves": [{"after": n, "move": {...}, "client_id": "..."}]}``. The longest valid run is
-    recorded (moves already recorded count as recorded); the first move refused is named with
-    why, and nothing after it is looked at."""
+    """Record moves queued while a client had no connection, in order: ``{"moves": [{"after": n,
+    "move": {...}, "client_id": "..."}]}`` (a script's record moves; the host's tablet queues
+    its forms instead: ``post_queued``). The longest valid run is recorded (moves already
+    recorded count as recorded); the first move refused is named with why, and nothing after
+    it is looked at."""
     err = _authorize(db(), table_id)  # read in the request's session; the write below commits it
     if err:
         return err
@@ -433,13 +434,21 @@ def post_batch(table_id):
             refused = {"index": i, "client_id": item.get("client_id") if isinstance(item, dict) else None,
                        "code": "malformed", "message": translate_error(e), "path": e.path}
             break
+    return _record_queued(table_id, game, items, refused, author="api", flash_lines=body.get("flash") is True)
+
+
+def _record_queued(table_id, game, items, refused, author, flash_lines, with_path=False):
+    """Record a tablet's queued run (``services.record_batch``) and answer with the table's
+    state, what was recorded and the first refusal (``refused``: one found before, when none
+    of the run is); ``flash_lines``: a browser's outbox, whose next screen says what the moves
+    changed; ``with_path``: a malformed move's message names its field as the screen's does."""
     with db_session() as s:
-        recorded, stop = services.record_batch(s, table_id, items, author="api")
+        recorded, stop = services.record_batch(s, table_id, items, author=author)
         loaded = services.load(s, table_id)
         out = state(loaded)
     if any(not r["already"] for r in recorded) and loaded.game is not None and loaded.game.finished:
         _prepare_protocol(table_id)
-    if body.get("flash") is True:  # a browser's outbox: the next screen says what the moves changed
+    if flash_lines:
         from facilitator.web.games import narrate, undone_line
         lines = []
         for r in recorded:
@@ -452,12 +461,47 @@ def post_batch(table_id):
     recorded = [{k: v for k, v in r.items() if k not in ("result", "undone")} for r in recorded]
     if stop is not None:
         e = stop["error"]
-        why = refusal(e, game, loaded.pack, undo=bool(items[stop["index"]].get("undo")), with_path=False)
+        why = refusal(e, game, loaded.pack, undo=bool(items[stop["index"]].get("undo")), with_path=with_path)
         refused = {"index": stop["index"], "client_id": stop["client_id"], "code": why.code, "message": why.message,
                    "rule": why.rule}
+        if why.path:
+            refused["path"] = why.path
     out["recorded"] = recorded
     out["refused"] = refused
     return jsonify(out), 200 if refused is None else 207
+
+
+@bp.post("/tables/<int:table_id>/queued")
+def post_queued(table_id):
+    """Move forms a tablet's outbox queued, each as the form would have posted it: ``{"moves":
+    [{"action": "<the form's action>", "fields": [[name, value], ...], "after": n, "client_id":
+    "..."}], "flash": true}``. Each form is read by its game's ``read_move_form`` (the one
+    reading of a form: the bounds and refusals of the screen's POST without JavaScript) as the
+    table stands just before it, and recorded after ``after``; the undo form's action queues an
+    undo. The longest valid run is recorded (forms already recorded, by their client id, count
+    as recorded); the first refused is named with why in the screen's words (``table.refusal``)
+    and nothing after it is looked at. The answer is ``moves/batch``'s. Who may post is checked
+    as for ``moves/batch`` (the table's host session, the organizer, or the table's token), and
+    the body must be JSON, which no page of another site can send with this browser's cookie."""
+    err = _authorize(db(), table_id)  # read in the request's session; the write below commits it
+    if err:
+        return err
+    body, err = _json_body()
+    if err:
+        return err
+    raw = body.get("moves")
+    if not isinstance(raw, list) or not 0 < len(raw) <= MAX_BATCH:
+        return error(400, "malformed", _("moves: a list of 1 to {max} queued moves", max=MAX_BATCH), path="moves")
+    from facilitator.web.table import queued_forms
+    game = games_pkg.get(services.get_table(db(), table_id).ruleset)
+    items, malformed = queued_forms(game, table_id, raw)
+    refused = None
+    if malformed is not None:
+        index, client_id, e = malformed
+        refused = {"index": index, "client_id": client_id, "code": "malformed", "message": translate_error(e),
+                   "path": e.path}
+    return _record_queued(table_id, game, items, refused, author=None, flash_lines=body.get("flash") is True,
+                          with_path=True)
 
 
 @bp.post("/tables/<int:table_id>/undo")

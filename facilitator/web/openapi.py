@@ -106,6 +106,29 @@ def openapi_document(self_url="/api/v1/openapi.json"):
                               "207": _ok("Recorded up to the first move refused", {"$ref": "#/components/schemas/Batch"}),
                               "400": _error("Malformed body"), "404": _error("No such table"),
                               "415": _error("The body is not JSON"), **AUTH_ERRORS}}},
+            "/api/v1/tables/{table_id}/queued": {"post": {
+                "summary": "Move forms a tablet's outbox queued, each as the form would post it: read by the game's "
+                           "own form reading (the same bounds and refusals as the screen without JavaScript) as "
+                           "the table stands just before it; the longest valid run is recorded, the first refused "
+                           "is named in the screen's words (forms already recorded count as recorded)",
+                "parameters": [table_id],
+                "requestBody": _json_body({"type": "object", "required": ["moves"], "properties": {
+                    "moves": {"type": "array", "minItems": 1, "maxItems": 500, "items": {
+                        "type": "object", "required": ["action", "fields", "after"], "properties": {
+                            "action": {"type": "string", "maxLength": 500,
+                                       "description": "the form's action: this table's move or undo address"},
+                            "fields": {"type": "array", "maxItems": 2000, "description": "the form's fields as "
+                                       "the browser posts them, [name, value] pairs (csrf_token and after are "
+                                       "not read from them)",
+                                       "items": {"type": "array", "minItems": 2, "maxItems": 2,
+                                                 "items": {"type": "string"}}},
+                            "after": {"type": "integer", "minimum": 0},
+                            "client_id": {"type": "string", "maxLength": 64}}}},
+                    "flash": {"type": "boolean", "description": "the next screen says what the moves changed"}}}),
+                "responses": {"200": _ok("Every form recorded; the new state", {"$ref": "#/components/schemas/Batch"}),
+                              "207": _ok("Recorded up to the first form refused", {"$ref": "#/components/schemas/Batch"}),
+                              "400": _error("Malformed body"), "404": _error("No such table"),
+                              "415": _error("The body is not JSON"), **AUTH_ERRORS}}},
             "/api/v1/tables": {"get": {"summary": "The tables this client may open (every table for the organizer)", "responses": {"200": {
                 "description": "The tables", "content": {"application/json": {"schema": {
                     "type": "object", "properties": {"tables": {"type": "array", "items": {

@@ -287,6 +287,8 @@ def reopen(event_id, table_id):
 
 
 OUTBOX_FORMAT = "facilitator-outbox/1"
+#: a tablet's outbox since it queues forms: each move as its form would have posted it
+OUTBOX_FORMS = "facilitator-outbox/2"
 
 
 @bp.post("/events/<int:event_id>/tables/<int:table_id>/outbox")
@@ -303,14 +305,26 @@ def import_outbox(event_id, table_id):
     except JSONInputError as err:
         flash(_("Not a file of waiting moves: {error}", error=describe_error(err)), "error")
         return redirect(url_for("organizer.event", event_id=event_id), 303)
-    if not isinstance(data, dict) or data.get("format") != OUTBOX_FORMAT or not isinstance(data.get("moves"), list):
-        flash(_("Not a file of waiting moves: its format must be {format}", format=OUTBOX_FORMAT), "error")
+    if not isinstance(data, dict) or data.get("format") not in (OUTBOX_FORMAT, OUTBOX_FORMS) \
+            or not isinstance(data.get("moves"), list):
+        flash(_("Not a file of waiting moves: its format must be {format}", format=OUTBOX_FORMS), "error")
         return redirect(url_for("organizer.event", event_id=event_id), 303)
     with db_session() as s:
         table = _table_of(s, event_id, table_id)
         rules = services.load(s, table.id).ruleset
         items, malformed = [], None
+        from facilitator.games import of_table
+        from facilitator.web.table import queued_forms
         for i, item in enumerate(data["moves"][:500]):
+            if data["format"] == OUTBOX_FORMS and isinstance(item, dict) and "action" in item:
+                # a form, read as the table's screens read it (an entry without an action is a
+                # record move an earlier tablet script queued)
+                read, stop = queued_forms(of_table(table), table.id, [item], start=i)
+                items += read
+                if stop is not None:
+                    malformed = (i, stop[2])
+                    break
+                continue
             try:
                 after = item.get("after") if isinstance(item, dict) else None
                 if not isinstance(after, int) or isinstance(after, bool) or not 0 <= after < 2 ** 31:

@@ -135,8 +135,11 @@ def refusal(err, game=None, pack=None, undo=False, with_path=True):
     names things by their names in the game's words (``game.error_text`` with the table's
     ``pack``: Alter Ego's cards and actives, not their keys). A malformed field's message
     starts with its path on a screen; the API (``with_path=False``) gives the path apart."""
+    from facilitator.games import FormError
     from facilitator.rules.errors import IllegalMoveError, RulesError
     from facilitator.safejson import JSONInputError
+    if isinstance(err, FormError):  # a move form's field, worded by the form (it names the field itself)
+        return Refusal(400, "malformed", err.text, path=err.path)
     if isinstance(err, services.StaleMove):
         return Refusal(409, "stale", stale_text(err, undo=undo))
     if isinstance(err, services.TableBroken):
@@ -183,6 +186,82 @@ def record(game, table_id, move, after, refuse, pack=None, **extra):
     return after_recorded(game, table_id, lines, finished)
 
 
+#: the most fields one queued form may hold (a form of the app holds at most a few dozen)
+MAX_QUEUED_FIELDS = 2000
+
+
+def form_action(game, table_id, action):
+    """What a queued form's action (its address, as the page's form names it) posts to, when it
+    is this table's move or undo form of ``game``: ``("move", kind)``, ``("undo", None)``; else
+    None (another table's, another game's, or no move form at all)."""
+    from urllib.parse import urlsplit
+
+    from flask import current_app
+    from werkzeug.exceptions import HTTPException
+    from werkzeug.routing import RequestRedirect
+    if not isinstance(action, str) or not 0 < len(action) <= 500:
+        return None
+    path = urlsplit(action).path
+    root = request.script_root
+    if root and path.startswith(root + "/"):
+        path = path[len(root):]
+    try:
+        endpoint, args = current_app.url_map.bind(request.host).match(path, method="POST")
+    except (HTTPException, RequestRedirect):
+        return None
+    if args.get("table_id") != table_id:
+        return None
+    if endpoint == game.move_endpoint and "kind" in args:
+        return "move", args["kind"]
+    if endpoint == game.undo_endpoint:
+        return "undo", None
+    return None
+
+
+def queued_forms(game, table_id, raw, path="moves", start=0):
+    """Move forms a tablet queued (``[{"action", "fields", "after", "client_id"}]``, each as the
+    form would have posted it) as ``services.record_batch`` items: a move form is read by
+    ``game.read_move_form`` when its turn comes, against the table as it stands then (its
+    ``after`` put in the form, its ``csrf_token`` left out: the request is checked otherwise);
+    the undo form is an undo. Returns ``(items, malformed)``: ``malformed`` None, or
+    ``(index, client_id, MalformedError)`` for the first entry that is no queued form of this
+    table (the items stop before it); ``start``: the first entry's index in ``path``."""
+    from functools import partial
+
+    from werkzeug.datastructures import MultiDict
+
+    from facilitator.rules.errors import MalformedError
+    items = []
+    for i, item in enumerate(raw, start):
+        at = f"{path}[{i}]"
+        client_id = item.get("client_id") if isinstance(item, dict) else None
+        try:
+            if not isinstance(item, dict):
+                raise MalformedError(at, "must be an object")
+            after = item.get("after")
+            if not isinstance(after, int) or isinstance(after, bool) or not 0 <= after < 2 ** 31:
+                raise MalformedError(f"{at}.after", "the sequence number this write follows, a whole number >= 0")
+            if client_id is not None and (not isinstance(client_id, str) or not 0 < len(client_id) <= 64):
+                raise MalformedError(f"{at}.client_id", "a text of at most 64 characters")
+            target = form_action(game, table_id, item.get("action"))
+            if target is None:
+                raise MalformedError(f"{at}.action", "not a move form of this table")
+            fields = item.get("fields", [])
+            if not isinstance(fields, list) or len(fields) > MAX_QUEUED_FIELDS or not all(
+                    isinstance(f, list) and len(f) == 2 and all(isinstance(x, str) for x in f) for f in fields):
+                raise MalformedError(f"{at}.fields", "the form's fields, [name, value] pairs of texts")
+            if target[0] == "undo":
+                items.append({"after": after, "undo": True, "client_id": client_id})
+                continue
+            form = MultiDict([(name, value) for name, value in fields if name not in ("csrf_token", "after")]
+                             + [("after", str(after))])
+            items.append({"after": after, "client_id": client_id,
+                          "read": partial(game.read_move_form, target[1], form)})
+        except MalformedError as err:
+            return items, (i - start, client_id if isinstance(client_id, str) else None, err)
+    return items, None
+
+
 def already_recorded(game, table_id):
     """A resent move the table already holds: nothing added, the turn screen again."""
     flash(_("This move was already recorded; nothing was added."), "ok")
@@ -201,5 +280,5 @@ def after_recorded(game, table_id, lines, finished):
     return redirect(url_for(game.turn, table_id=table_id), 303)
 
 
-__all__ = ["guard", "load", "needs_check", "main_screen", "screen_again", "form_errors", "undo", "Refusal", "refusal", "record", "already_recorded",
-           "after_recorded", "games"]
+__all__ = ["guard", "load", "needs_check", "main_screen", "screen_again", "form_errors", "undo", "Refusal", "refusal",
+           "record", "already_recorded", "after_recorded", "form_action", "queued_forms", "games"]

@@ -243,6 +243,47 @@ class Host:
         return False
 
 
+def party_offline(host):
+    """The Wi-Fi drops in the first turn: the host taps a Bile nobody comes to (twice, a nervous
+    finger). It waits in the tablet's outbox as the form posts it (no guest field at all), no
+    "leave site?" is asked, and once the network is back it is recorded once, as a party with
+    no guests (issue 18: the server reads the form, as without JavaScript)."""
+    page = host.page
+    host.tap(page.locator("form[data-move=draw] button[type=submit]"), "draw")
+    host.draws += 1
+    seq = seq_of(page)
+    page.goto(f"{host.turn_url}/card/bile?after={seq}")
+    host.open(page.locator(".card-page a[data-target]").first)  # who throws the party
+    form = page.locator("form[data-move=play_event].participants")
+    assert form.count() == 1, page.inner_text("main")[:1500]
+    dialogs = []
+
+    def seen(dialog):
+        dialogs.append(dialog.type)
+        dialog.dismiss()
+    page.on("dialog", seen)
+    page.context.set_offline(True)
+    try:
+        page.locator("#connection.off").wait_for(timeout=5_000)
+        form.locator("button[type=submit]").dblclick()
+        page.locator("#outbox li").first.wait_for(timeout=5_000)
+        page.wait_for_timeout(300)
+        waiting = page.evaluate(f"JSON.parse(localStorage.getItem('facilitator.outbox.{host.table_id}') || '[]')")
+        assert [e["type"] for e in waiting] == ["play_event"], waiting
+        assert not [f for f in waiting[0]["fields"] if f[0] == "participants[]"]
+        assert seq_of(page) == seq, "a move reached the server while the tablet was offline"
+    finally:
+        page.context.set_offline(False)
+    page.wait_for_function("n => document.body.dataset.seq === String(n) && "
+                           "!document.querySelector('#outbox:not([hidden])')", arg=seq + 1)
+    page.locator("[data-flash=ok]").first.wait_for(timeout=8_000)
+    page.remove_listener("dialog", seen)
+    assert page.url == host.turn_url and dialogs == [], (page.url, dialogs)
+    host.counts["play_event"] = host.counts.get("play_event", 0) + 1
+    host.plays += 1
+    return seq + 1
+
+
 # ----- the organizer and the setup --------------------------------------------------------------
 def sign_in(page, base):
     page.goto(f"{base}/organizer/login?lang=en")
@@ -314,6 +355,7 @@ def test_a_host_plays_a_whole_alter_ego_game_on_the_tablet(page, live_server, sc
     assert page.locator("article.faction").first.get_attribute("data-player") == "Bertta"
 
     host = Host(page, live_server, table_id, screenshots, seed=SEED)
+    party = party_offline(host)
     moves = 0
     while host.step():
         moves += 1
@@ -340,6 +382,9 @@ def test_a_host_plays_a_whole_alter_ego_game_on_the_tablet(page, live_server, sc
     for m in record["moves"]:
         counted[m["type"]] = counted.get(m["type"], 0) + 1
     assert counted == host.counts
+    assert {k: v for k, v in record["moves"][party - 1].items() if k != "at"} == {
+        "type": "play_event", "player": "Bertta", "card": "bile", "target": record["moves"][party - 1]["target"],
+        "participants": []}, record["moves"][party - 1]
     table = replay_json(record_path)["tables"][0]
     assert table["finished"] and table["ended_by"] == "season"
     assert shown == {p["name"]: (p["place"], p["influence"]) for p in table["players"]}

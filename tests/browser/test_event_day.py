@@ -307,6 +307,18 @@ def pass_move(player):
     return {"type": "pass", "player": player}
 
 
+def as_posted(entry):
+    """A waiting move as the outbox keeps it: the form's address (the move's kind) and the
+    fields the form would post, empty ones and its ``after`` left out (no move is built on the
+    tablet: the server reads the form)."""
+    fields = {name: value for name, value in entry["fields"] if value != "" and name != "after"}
+    return entry["action"].rsplit("/", 1)[-1], fields
+
+
+def pass_form(player):
+    return "pass", {"type": "pass", "player": player}
+
+
 # ===== 1. the Back button never records a move for someone else =======================================
 def test_the_back_button_after_a_played_card_says_what_happened_and_offers_only_the_current_turn(
         tablet, server, engine, event_id):
@@ -427,9 +439,20 @@ def test_a_pass_opens_a_confirmation_before_anything_is_recorded(tablet, server,
     page.locator("#pass-button").click()  # «Pass» again folds the question: still nothing
     assert not yes.is_visible() and log_of(engine, table) == []
 
+    # «Yes, pass» tapped twice (a nervous finger): one pass, and no "leave site?" (the first tap's
+    # move shows the outbox for a moment, the second tap lands where a draw link now is)
+    dialogs = []
+
+    def seen(dialog):
+        dialogs.append(dialog.type)
+        dialog.dismiss()
+    page.on("dialog", seen)
     page.locator("#pass-button").click()
-    yes.click()
+    yes.dblclick()
     wait_for_turn(page, server, table, 1)
+    page.wait_for_timeout(300)
+    page.remove_listener("dialog", seen)
+    assert dialogs == [], dialogs
     assert [(r[0], r[2]) for r in log_of(engine, table)] == [(1, pass_move("Аня"))]
     assert page.locator("h2.mover").inner_text() == "Turn of Борис"
 
@@ -568,7 +591,13 @@ def test_moves_tapped_offline_wait_and_are_recorded_once_in_order_when_the_table
 
     context.set_offline(True)
     page.wait_for_function("document.getElementById('connection').textContent === 'offline'")
-    pass_for(page, "Аня")
+    dialogs = []  # no tap taken by the outbox, not even a double one, asks "leave site?"
+
+    def seen(dialog):
+        dialogs.append(dialog.type)
+        dialog.dismiss()
+    page.on("dialog", seen)
+    pass_for(page, "Аня", double=True)  # the first move's outbox moves the screen under the finger
     expect_waiting(page, 1, "No connection: 1 move is waiting to be sent")
     assert outbox_lines(page) == ["Аня: Pass · not checked"]
     # the screen stays on Аня's turn; the host goes on with the next players' moves
@@ -586,9 +615,13 @@ def test_moves_tapped_offline_wait_and_are_recorded_once_in_order_when_the_table
     entered = [pass_move("Аня"), pass_move("Борис"),
                {"type": "adjust", "player": "Вика", "xp": 100, "reason": "забытая карта"}, pass_move("Вика")]
     waiting = queued(page)
-    assert [e["move"] for e in waiting] == entered
+    assert [as_posted(e) for e in waiting] == [pass_form("Аня"), pass_form("Борис"), (
+        "adjust", {"player": "Вика", "xp": "100", "reason": "забытая карта"}), pass_form("Вика")]
+    assert all(["after", str(e["after"])] in e["fields"] for e in waiting), "a form names the move it follows"
     assert [e["after"] for e in waiting] == [0, 1, 2, 3]
     assert len({e["client_id"] for e in waiting}) == 4
+    page.remove_listener("dialog", seen)
+    assert dialogs == [], dialogs
     leaving_is_warned(page)
     assert log_of(engine, table) == [], "nothing may reach the server while the tablet is offline"
 
@@ -628,7 +661,7 @@ def test_moves_tapped_while_the_server_is_stopped_are_recorded_once_in_order_whe
             return
         lost.append(answer.status)
         route.abort("connectionreset")
-    batch = f"**/api/v1/tables/{table}/moves/batch"
+    batch = f"**/api/v1/tables/{table}/queued"
     page.route(batch, lose_the_first_answer)
 
     server.stop()
@@ -644,7 +677,8 @@ def test_moves_tapped_while_the_server_is_stopped_are_recorded_once_in_order_whe
         expect_waiting(page, 3, "Нет связи: 3 хода ждут отправки")
         entered = [pass_move("Борис"), pass_move("Вика"), pass_move("Аня")]
         waiting = queued(page)
-        assert [(e["after"], e["move"]) for e in waiting] == list(zip((1, 2, 3), entered))
+        assert [(e["after"], as_posted(e)) for e in waiting] == list(zip((1, 2, 3), map(pass_form, ("Борис", "Вика",
+                                                                                                  "Аня"))))
         leaving_is_warned(page)
     finally:
         # the laptop is on again: the same port, the same database
@@ -680,6 +714,34 @@ def test_the_waiting_moves_are_named_in_the_screens_language(context, tablet, se
     assert name != "pass" and outbox_lines(page) == [f"Аня: {name} · не проверено"]
 
 
+def test_moves_an_earlier_tablet_script_queued_are_still_sent_before_the_forms_queued_after_them(
+        context, tablet, server, engine, event_id):
+    """A tablet whose script was updated while moves waited: the record moves the earlier script
+    queued go to the batch of record moves, then the forms queued on top of them, in order."""
+    table = new_table(engine, event_id, "Обновление")
+    page = tablet
+    page.goto(turn_url(server, table))
+    batch = f"**/api/v1/tables/{table}/moves/batch"
+    page.route(batch, lambda route: route.abort("connectionrefused"))  # the Wi-Fi is down meanwhile
+    page.evaluate("key => localStorage.setItem(key, JSON.stringify([{move: {type: 'pass', player: 'Аня'}, "
+                  "after: 0, client_id: 'earlier-script-1', state: 'queued', at: new Date().toISOString()}]))",
+                  f"facilitator.outbox.{table}")
+    page.reload()
+    wait_queued(page, 1)
+    context.set_offline(True)
+    page.unroute(batch)
+    assert outbox_lines(page) == ["Аня: Pass · not checked"]
+    pass_for(page, "Борис")
+    expect_waiting(page, 2, "No connection: 2 moves are waiting to be sent")
+    assert [e["after"] for e in queued(page)] == [0, 1]
+    context.set_offline(False)
+    wait_for_turn(page, server, table, 2)
+    log = log_of(engine, table)
+    assert [(r[2], r[4]) for r in log] == [(pass_move("Аня"), "earlier-script-1"),
+                                           (pass_move("Борис"), log[1][4])] and log[1][4]
+    assert queued(page) == []
+
+
 # ===== 5. a refused queued move stops the sending with its reason =======================================
 def engine_refusal(engine, table_id, move):
     """What the server says when the rules refuse ``move`` now (in English)."""
@@ -707,22 +769,30 @@ def test_a_refused_queued_move_stops_the_sending_with_its_reason_and_the_host_fi
     waiting = queued(page)
 
     context.set_offline(False)
+    # a refusal is no lost connection: the tablet says it is online, the screen is drawn again at
+    # the table's real state (Аня's pass recorded: Борис's turn), the refused move listed with why
+    wait_for_turn(page, server, table, 1)
     page.locator("#outbox li.refused").wait_for(timeout=SYNC_MS)
     log = log_of(engine, table)
     assert [(r[0], r[2], r[4]) for r in log] == [(1, pass_move("Аня"), waiting[0]["client_id"])]
     reason = engine_refusal(engine, table, Move("pass", player="Вика"))
     assert outbox_lines(page) == [f"Вика: Pass · refused: {reason}", "Борис: Pass · not checked"]
     assert outbox_count(page) == "2 moves are waiting to be sent"
+    assert connection(page) == ("on", "online")
+    assert page.locator("h2.mover").inner_text() == "Turn of Борис"
     assert [e["state"] for e in queued(page)] == ["refused", "queued"]
     page.wait_for_timeout(2_500)  # a retry would have come by now
     assert log_of(engine, table) == log, "a move after the refused one was sent"
     assert page.url == turn_url(server, table)
 
-    # the host deletes from the end: Борис's pass, then Вика's refused one, and taps Борис's again
+    # the host deletes from the end: Борис's pass, then Вика's refused one (the screen is drawn
+    # again, nothing waiting), and taps Борис's again
     drop = page.get_by_role("button", name="Delete the last waiting move")
     drop.click()
     assert outbox_lines(page) == [f"Вика: Pass · refused: {reason}"]
-    drop.click()
+    with page.expect_navigation():
+        drop.click()
+    wait_for_turn(page, server, table, 1)
     assert queued(page) == [] and page.locator("#outbox").is_hidden()
     assert log_of(engine, table) == log
     pass_for(page, "Борис")
@@ -751,7 +821,9 @@ def test_two_tabs_of_one_tablet_share_one_outbox_and_every_move_is_recorded_once
     waiting = queued(first)
     entered = [pass_move("Аня"), pass_move("Борис"), pass_move("Вика"),
                {"type": "adjust", "player": "Аня", "xp": 100, "reason": "поправка со второй вкладки"}]
-    assert [(e["after"], e["move"]) for e in waiting] == list(zip(range(4), entered))
+    assert [(e["after"], as_posted(e)) for e in waiting] == list(zip(range(4), [
+        pass_form("Аня"), pass_form("Борис"), pass_form("Вика"),
+        ("adjust", {"player": "Аня", "xp": "100", "reason": "поправка со второй вкладки"})]))
     assert len({e["client_id"] for e in waiting}) == 4
 
     context.set_offline(False)  # both tabs are online at the same moment
@@ -787,10 +859,11 @@ def test_the_downloaded_waiting_moves_are_recorded_through_the_organizers_dashbo
     assert path.name == f"unsent-moves-table-{table}.json"
     data = json.loads(path.read_text("utf-8"))
     waiting = queued(page)
-    assert data["format"] == "facilitator-outbox/1" and data["table"] == table
+    assert data["format"] == "facilitator-outbox/2" and data["table"] == table
     assert data["table_name"] == "Файл ходов"
-    assert data["moves"] == [{"after": e["after"], "move": e["move"], "client_id": e["client_id"]} for e in waiting]
-    assert [m["move"] for m in data["moves"]] == [pass_move("Аня"), pass_move("Борис")]
+    assert data["moves"] == [{"action": e["action"], "fields": e["fields"], "after": e["after"],
+                              "client_id": e["client_id"]} for e in waiting]
+    assert [as_posted(m) for m in data["moves"]] == [pass_form("Аня"), pass_form("Борис")]
 
     # the organizer records the file on the event's dashboard (the tablet is still offline)
     organizer = browser.new_context(storage_state=signed_in, viewport={"width": 1024, "height": 768})

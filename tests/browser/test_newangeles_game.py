@@ -254,6 +254,54 @@ class Tablet:
             move["next_assets"] = next_assets
         self.submit(form, move)
 
+    def end_round_offline(self, next_assets):
+        """The Wi-Fi drops at the end of a round: the host types 0 into every production field (a
+        round nothing produced) and taps «Record» twice (a nervous finger), then records a capital
+        change with a slip of the finger (10^12). Both wait in the outbox, as their forms post
+        them; no "leave site?" is asked. Back online, the end of the round is recorded once; the
+        slip is refused by the form's own bound, as without JavaScript (issue 18): the tablet says
+        it is online, shows the screen as the table is with the reason, and the host deletes it."""
+        page = self.page
+        before = self.seq()
+        dialogs = []
+
+        def seen(dialog):
+            dialogs.append(dialog.type)
+            dialog.dismiss()
+        page.on("dialog", seen)
+        page.context.set_offline(True)
+        try:
+            page.locator("#connection.off").wait_for(timeout=5_000)
+            form = page.locator("form[data-move=end_round]")
+            for field in form.locator("input[name^='production-']").all():
+                field.fill("0")
+            form.locator("input[name=next_assets]").fill(str(next_assets))
+            form.locator("button[type=submit]").dblclick()
+            page.locator("#outbox li").first.wait_for(timeout=5_000)
+            self.open_details("form[data-move=capital]")
+            capital = page.locator("form[data-move=capital]")
+            capital.locator("select[name=player]").select_option("Anna")
+            capital.locator("input[name=amount]").fill(str(10 ** 12))
+            capital.locator("select[name=reason]").select_option("contract")
+            capital.locator("button[type=submit]").click()
+            page.locator("#outbox li").nth(1).wait_for(timeout=5_000)
+            page.wait_for_timeout(300)
+            assert page.locator("#outbox li").count() == 2, "a double tap queued two moves"
+            assert self.seq() == before, "a move reached the server while the tablet was offline"
+        finally:
+            with page.expect_navigation(timeout=10_000):  # the screen drawn again at the table's real state
+                page.context.set_offline(False)
+        self.moves.append({"type": "end_round", "production": {}, "next_assets": next_assets})
+        assert self.seq() == before + 1
+        slip = f"Anna: capital · refused: Amount: {10 ** 12} is out of range"
+        assert [" ".join(t.split()) for t in page.locator("#outbox li").all_inner_texts()] == [slip]
+        assert page.locator("#connection").get_attribute("class") == "conn on"
+        with page.expect_navigation(timeout=10_000):
+            page.get_by_role("button", name="Delete the last waiting move").click()
+        assert self.seq() == before + 1 and page.locator("#outbox").is_hidden()
+        page.remove_listener("dialog", seen)
+        assert dialogs == [], dialogs
+
     def demand_round(self, investments, next_demand=None):
         page = self.page
         form = page.locator("form[data-move=demand_round]")
@@ -383,8 +431,11 @@ def test_a_game_ends_by_rounds_on_the_tablet(page, live_server, screenshots, tmp
             deals += 1
             if slot in ("S2", "S4"):
                 tablet.capital(others[2], 3, "contract")
-            tablet.end_round({"energy": 2, "entertainment": 2, "tech": 2, "consumables": 2, "materials": 1},
-                             event_threat=1, next_assets=None if slot == "S6" else 1)
+            if slot == "S3":
+                tablet.end_round_offline(next_assets=1)
+            else:
+                tablet.end_round({"energy": 2, "entertainment": 2, "tech": 2, "consumables": 2, "materials": 1},
+                                 event_threat=1, next_assets=None if slot == "S6" else 1)
         else:
             n = int(slot[1])
             tablet.demand_round({"Anna": (f"I{n}1", n), "Boris": (f"I{n}2", 1), "Vera": (f"I{n}3", 2 * n),

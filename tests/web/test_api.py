@@ -248,6 +248,8 @@ def test_the_openapi_document_describes_every_route(host):
                       ("/api/v1/tables/{table_id}/record", "get"),
                       # issue 9: the outbox's batch of queued moves; issue 11: the organizer's set-up
                       ("/api/v1/tables/{table_id}/moves/batch", "post"), ("/api/v1/tables/{table_id}/players", "put"),
+                      # issue 18: the outbox's queued forms, read as the screens read them
+                      ("/api/v1/tables/{table_id}/queued", "post"),
                       ("/api/v1/session", "post"), ("/api/v1/session", "delete"), ("/api/v1/events", "get"),
                       ("/api/v1/events", "post"), ("/api/v1/events/{event_id}", "get"),
                       ("/api/v1/events/{event_id}/tables", "post")}

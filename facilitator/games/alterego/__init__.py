@@ -25,6 +25,11 @@ class AlterEgo(GamePackage):
         from facilitator.rules.alterego.moves import MOVE_TYPES
         return {kind: move_name(kind) for kind in MOVE_TYPES}
 
+    def read_move_form(self, kind, formdata, loaded):
+        """Alter Ego's move forms name their fields as the move JSON does (``screens.read_form``)."""
+        from facilitator.games.alterego.screens import read_form
+        return read_form(kind, formdata, loaded.pack)
+
     def undone_line(self, loaded, row):
         import json
 

@@ -37,8 +37,9 @@ from facilitator.rules.alterego.checks import LIST_NEEDS, card_fields
 from facilitator.rules.alterego.effects import DRAW, NIKSU_AMOUNT, PARE_GAIN
 from facilitator.rules.alterego.setup import MIN_PLAYERS, first_player_reason
 from facilitator.rules.alterego.state import LAST_SEASON
-from facilitator.rules.errors import MalformedError, RulesError, SetupError
+from facilitator.rules.errors import MalformedError, SetupError
 from facilitator.safejson import JSONInputError
+from facilitator.games import FormError
 from facilitator.games.alterego import GAME
 from facilitator.web import db_session, games, table
 from facilitator.games.alterego.forms import MAX_SEATS, SetupForm, move_data, seat_errors
@@ -323,6 +324,20 @@ def stale_text(err):
 
 
 # ----- recording a move ------------------------------------------------------------------------------
+def read_form(kind, formdata, pack):
+    """The one reading of an Alter Ego move form (``GAME.read_move_form``: the screen's POST and
+    a tablet's queued form alike): the fields named as the move JSON names them
+    (``forms.move_data``: a Bile's empty guest list is a party nobody attends), read by the
+    engine. Raises the engine's ``MalformedError``, or a ``FormError`` for a JSON field that
+    cannot be read."""
+    if kind not in MOVE_TYPES:
+        raise FormError("type", _("The form does not match the move"))
+    try:
+        return read_move(move_data(kind, formdata, pack))
+    except JSONInputError as err:
+        raise FormError(getattr(err, "path", None) or "changes", describe_error(err)) from err
+
+
 @bp.post("/table/<int:table_id>/move/<kind>")
 def move(table_id, kind):
     if kind not in MOVE_TYPES:
@@ -331,13 +346,13 @@ def move(table_id, kind):
     if not form.validate():
         return _refuse(table_id, _("The move was not recorded: {errors}", errors=_form_errors(form)), 400)
     with db_session() as s:
-        pack = _load(s, table_id).pack
+        loaded = _load(s, table_id)
     try:
-        move = read_move(move_data(kind, request.form, pack))
-    except (MalformedError, JSONInputError) as err:
-        text = words.error_text(err, pack) if isinstance(err, RulesError) else describe_error(err)
-        return _refuse(table_id, _("The move was not recorded: {error}", error=text), 400)
-    return table.record(GAME, table_id, move, form.after.data, _refuse, pack=pack)
+        move = GAME.read_move_form(kind, request.form, loaded)
+    except MalformedError as err:
+        why = table.refusal(err, GAME, loaded.pack)
+        return _refuse(table_id, _("The move was not recorded: {error}", error=why.message), 400)
+    return table.record(GAME, table_id, move, form.after.data, _refuse, pack=loaded.pack)
 
 
 @bp.post("/table/<int:table_id>/undo")

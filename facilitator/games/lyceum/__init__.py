@@ -34,6 +34,11 @@ class Lyceum(GamePackage):
             names[kind] = move_name(Move(kind, player=""))
         return names
 
+    def read_move_form(self, kind, formdata, loaded):
+        """«16/25»'s move forms are WTForms classes (``screens.read_form``)."""
+        from facilitator.games.lyceum.screens import read_form
+        return read_form(kind, formdata)[1]
+
     def undone_line(self, loaded, row):
         import json
 

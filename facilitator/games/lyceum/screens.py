@@ -27,6 +27,7 @@ from facilitator.rules.lyceum.pack import read_inline_card
 from facilitator.rules.lyceum.setup import setup_problems
 from facilitator.rules.lyceum.standings import table_standing, winners
 from facilitator.safejson import JSONInputError, loads as safe_loads
+from facilitator.games import FormError
 from facilitator.games.lyceum import GAME
 from facilitator.web import db_session, games, table
 from facilitator.games.lyceum.describe import pending_reasons, result_lines, turn_order_text
@@ -226,18 +227,23 @@ def stale_text(err):
     return games.stale_text(err)
 
 
-@bp.post("/table/<int:table_id>/move/<kind>")
-def move(table_id, kind):
+def read_form(kind, formdata):
+    """The one reading of a «16/25» move form (``GAME.read_move_form``: the screen's POST and a
+    tablet's queued form alike): its WTForms class checks the shape and the form's bounds (SP
+    and XP within the game's, the reason's length, ``after``), a hand-entered card is read by
+    the engine. Returns ``(form, move)``; raises ``FormError`` naming the field, the form kept
+    for the screen to show it again as typed. CSRF is the app's check of the request, not the
+    form's (a queued form is sent without its token, through the JSON API)."""
     form_class = MOVE_FORMS.get(kind)
     if form_class is None:
-        abort(404)
-    form = form_class()
+        raise FormError("type", _("The form does not match the move"))
+    form = form_class(formdata=formdata, meta={"csrf": False})
     if kind == "adjust":
         form.player.choices = None
-    if form_class is SimpleMoveForm and request.form.get("type") != kind:
-        return _refuse(table_id, _("The form does not match the move"), 400)
+    if form_class is SimpleMoveForm and formdata.get("type") != kind:
+        raise FormError("type", _("The form does not match the move"), form)
     if not form.validate():
-        return _refuse(table_id, _("The move was not recorded: {errors}", errors=_form_errors(form)), 400, form)
+        raise FormError(next(iter(form.errors)), _form_errors(form), form)
     try:
         card_object = None
         if kind == "draw" and form.manual.data:
@@ -245,7 +251,18 @@ def move(table_id, kind):
         move = form.move(card_object) if kind == "draw" else form.move()
     except (MalformedError, JSONInputError, ValueError) as err:
         text = describe_error(err) if isinstance(err, (RulesError, JSONInputError)) else str(err)
-        return _refuse(table_id, _("The move was not recorded: {error}", error=text), 400, form)
+        raise FormError(getattr(err, "path", None) or "card", text, form) from err
+    return form, move
+
+
+@bp.post("/table/<int:table_id>/move/<kind>")
+def move(table_id, kind):
+    if kind not in MOVE_FORMS:
+        abort(404)
+    try:
+        form, move = read_form(kind, request.form)
+    except FormError as err:
+        return _refuse(table_id, _("The move was not recorded: {error}", error=err.text), 400, err.form)
     return table.record(GAME, table_id, move, form.after.data, _refuse, form=form)
 
 

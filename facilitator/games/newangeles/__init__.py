@@ -32,6 +32,11 @@ class NewAngeles(GamePackage):
         from facilitator.games.newangeles.screens import move_type_label
         return {kind: move_type_label(kind) for kind in MOVE_KINDS}
 
+    def read_move_form(self, kind, formdata, loaded):
+        """New Angeles' move forms, a deal's helper inputs folded (``screens.read_form``)."""
+        from facilitator.games.newangeles.screens import read_form
+        return read_form(kind, formdata, loaded)
+
     def undone_line(self, loaded, row):
         import json
 

@@ -6,7 +6,8 @@ Every move form names its fields exactly as the move's JSON keys (``player``, ``
 list fields as repeated ``name[]``, and the objects a table builds step by step (a deal's
 ``main``, ``counteroffers``, ``support``, ``transfers``, ``extra``, a demand round's
 ``investments`` and ``next_demand``) as one hidden field holding that key's JSON. The tablet's
-offline queue (``static/outbox.js``) turns the same form into the same move.
+offline queue (``static/outbox.js``) keeps the same form as it would be posted, and the server
+reads it with these same readers (``screens.read_form``).
 
 Screens that build a nested object without JavaScript carry helper inputs named ``ui_…`` and a
 hidden ``ui`` marker; ``fold_deal`` and ``fold_investments`` turn them into the nested JSON (the

@@ -24,6 +24,7 @@ from facilitator.i18n import ngettext
 from facilitator.games.newangeles.words import corp_label, describe_next, event_lines, reason_label, resource_label, reveal_rows
 from facilitator.rules.errors import IllegalMoveError, MalformedError, SetupError
 from facilitator.rules.newangeles import FEDERALIST, SLOTS, compute_deal, read_move, read_setup, table_standing
+from facilitator.games import FormError
 from facilitator.games.newangeles import GAME
 from facilitator.web import db_session, games, table
 from facilitator.web.forms import AfterForm
@@ -184,7 +185,7 @@ def deal_view(game, legal, state, error=None):
     extra = state.get("extra") or {}
     transfers = [t for t in state.get("transfers") or [] if isinstance(t, dict)]
 
-    def dump(value):  # an empty optional key is an empty field: the outbox leaves it out
+    def dump(value):  # an empty optional key is an empty field, read as absent
         return json.dumps(value, ensure_ascii=False) if value else ""
     json_fields = {"main": dump(state.get("main")),
                    "counteroffers": json.dumps(state.get("counteroffers") or [], ensure_ascii=False),
@@ -339,7 +340,35 @@ def _build(kind, form, loaded):
         return demand_round_move(form, game.names, pack.resource_keys)
     if kind == "finish":
         return finish_move(form, game.names)
-    raise ValueError(kind)
+    raise FormProblem("type", _("The form does not match the move"))
+
+
+def _posted_deal(loaded, form):
+    """The deal a deal form holds: its JSON fields, folded with the screen's helper inputs when
+    it posted them for the table's position (a tablet without JavaScript); ``FormProblem`` for
+    a field of the wrong shape."""
+    after = (form.get("after") or "").strip()
+    legal = {m["type"] for m in loaded.game.legal_moves()}
+    if "deal" in legal and after == str(loaded.seq):
+        return _deal_from_form(loaded, form)[1]
+    return deal_state(form)
+
+
+def read_form(kind, formdata, loaded):
+    """The one reading of a New Angeles move form (``GAME.read_move_form``: the screen's POST and
+    a tablet's queued form alike): the form's readers check shapes and bounds (a number within
+    ``forms.MAX_NUMBER``, a reason's length), the engine reads the move. Raises the engine's
+    ``MalformedError``, or a ``FormError`` naming the field as the host reads it."""
+    if loaded.game is None:
+        raise MalformedError("players", "the table has no players yet: finish the setup first")
+    try:
+        if kind == "deal":
+            data = deal_move(_posted_deal(loaded, formdata), (formdata.get("active") or "").strip())
+        else:
+            data = _build(kind, formdata, loaded)
+    except FormProblem as err:
+        raise FormError(err.field, f"{field_label(err.field)}: {err.message}") from err
+    return read_move(data)
 
 
 @bp.post("/table/<int:table_id>/move/<kind>")
@@ -354,34 +383,30 @@ def move(table_id, kind):
     state = None
     with db_session() as s:
         loaded = _load(s, table_id)
-        if loaded.broken:
-            return _needs_check(loaded)
-        if loaded.game is None:
-            return redirect(url_for("newangeles.setup", table_id=table_id), 303)
+    if loaded.broken:
+        return _needs_check(loaded)
+    if loaded.game is None:
+        return redirect(url_for("newangeles.setup", table_id=table_id), 303)
+    if kind == "deal":
+        # the deal as the screen shows it again if it is refused; one whose helper fields say more
+        # than its last count is counted first, not recorded (the host sees the winner first)
+        legal = {m["type"]: m for m in loaded.game.legal_moves()}
         try:
-            if kind == "deal":
-                legal = {m["type"]: m for m in loaded.game.legal_moves()}
-                active = (request.form.get("active") or "").strip()
-                posted_state, state = (deal_state(request.form), None)
-                if "deal" in legal and after == loaded.seq:
-                    posted_state, state = _deal_from_form(loaded, request.form)
-                    if not same_deal(posted_state, state):
-                        # the screen's fields say more than its last count: show the count first
-                        view = deal_view(loaded.game, legal["deal"], state)
-                        return _render_table(loaded, deal=view, notice=_(
-                            "The deal was counted again with what was entered: check the winner, then record "
-                            "the deal."))
-                state = state or posted_state
-                data = deal_move(state, active)
-            else:
-                data = _build(kind, request.form, loaded)
-        except FormProblem as err:
-            message = _("The move was not recorded: {field}: {error}", field=field_label(err.field), error=err.message)
-            return _refuse(table_id, message, 400, deal_state=state, posted=posted, failed=kind, kind=kind)
+            state = deal_state(request.form)
+            if "deal" in legal and after == loaded.seq:
+                posted_state, state = _deal_from_form(loaded, request.form)
+                if not same_deal(posted_state, state):
+                    view = deal_view(loaded.game, legal["deal"], state)
+                    return _render_table(loaded, deal=view, notice=_(
+                        "The deal was counted again with what was entered: check the winner, then record "
+                        "the deal."))
+        except FormProblem:
+            pass  # the reading below names the field
     try:
-        move_obj = read_move(data)
+        move_obj = GAME.read_move_form(kind, request.form, loaded)
     except MalformedError as err:
-        return _refuse(table_id, _("The move was not recorded: {error}", error=describe_error(err)), 400,
+        why = table.refusal(err, GAME, loaded.pack)
+        return _refuse(table_id, _("The move was not recorded: {error}", error=why.message), 400,
                        deal_state=state, posted=posted, failed=kind, kind=kind)
     return table.record(GAME, table_id, move_obj, after, _refuse, deal_state=state, posted=posted, failed=kind,
                         kind=kind)
