@@ -238,7 +238,7 @@ def _test_config(db_url, tmp_path):
             "PRINT_INLINE": True}
 
 
-#: the rows the start-up stored on an empty database, per backend and environment password
+#: the rows the start-up stored on an empty database, per backend, environment password and games
 _STARTED = {}
 
 
@@ -254,7 +254,10 @@ def _startup(engine):
 
     from facilitator import services
     tables = SQLModel.metadata.sorted_tables
-    key = (engine.dialect.name, os.environ.get("FACILITATOR_ORGANIZER_PASSWORD"))
+    from facilitator.rules import registry
+    # the shipped packs are those of the games installed now (a test may install one: tests/games)
+    key = (engine.dialect.name, os.environ.get("FACILITATOR_ORGANIZER_PASSWORD"),
+           tuple(game.ruleset.key for game in registry.games()))
     with engine.begin() as conn:
         stored = conn.execute(text("SELECT " + " + ".join(
             f'(SELECT count(*) FROM "{t.name}")' for t in tables))).scalar()
