@@ -394,6 +394,22 @@ def _prepare_protocol(table_id):
         start_protocol(s, table_id)
 
 
+def _queued(table_id):
+    """``(body, its queued list, None)`` of a batch a client sends, or ``(None, None, error)``:
+    who may send it checked in the request's session (the write after it commits it)."""
+    err = _authorize(db(), table_id)
+    if err:
+        return None, None, err
+    body, err = _json_body()
+    if err:
+        return None, None, err
+    raw = body.get("moves")
+    if not isinstance(raw, list) or not 0 < len(raw) <= MAX_BATCH:
+        return None, None, error(400, "malformed", _("moves: a list of 1 to {max} queued moves", max=MAX_BATCH),
+                                 path="moves")
+    return body, raw, None
+
+
 @bp.post("/tables/<int:table_id>/moves/batch")
 def post_batch(table_id):
     """Record moves queued while a client had no connection, in order: ``{"moves": [{"after": n,
@@ -401,15 +417,9 @@ def post_batch(table_id):
     its forms instead: ``post_queued``). The longest valid run is recorded (moves already
     recorded count as recorded); the first move refused is named with why, and nothing after
     it is looked at."""
-    err = _authorize(db(), table_id)  # read in the request's session; the write below commits it
+    body, raw, err = _queued(table_id)
     if err:
         return err
-    body, err = _json_body()
-    if err:
-        return err
-    raw = body.get("moves")
-    if not isinstance(raw, list) or not 0 < len(raw) <= MAX_BATCH:
-        return error(400, "malformed", _("moves: a list of 1 to {max} queued moves", max=MAX_BATCH), path="moves")
     before = services.load(db(), table_id)
     rules = before.ruleset
     game = games_pkg.get(before.table.ruleset)
@@ -483,15 +493,9 @@ def post_queued(table_id):
     and nothing after it is looked at. The answer is ``moves/batch``'s. Who may post is checked
     as for ``moves/batch`` (the table's host session, the organizer, or the table's token), and
     the body must be JSON, which no page of another site can send with this browser's cookie."""
-    err = _authorize(db(), table_id)  # read in the request's session; the write below commits it
+    body, raw, err = _queued(table_id)
     if err:
         return err
-    body, err = _json_body()
-    if err:
-        return err
-    raw = body.get("moves")
-    if not isinstance(raw, list) or not 0 < len(raw) <= MAX_BATCH:
-        return error(400, "malformed", _("moves: a list of 1 to {max} queued moves", max=MAX_BATCH), path="moves")
     from facilitator.web.table import queued_forms
     game = games_pkg.get(services.get_table(db(), table_id).ruleset)
     items, malformed = queued_forms(game, table_id, raw)

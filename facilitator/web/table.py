@@ -87,15 +87,17 @@ def screen_again(game, table_id, status, turn, final, no_game=None):
         return turn(loaded), status
 
 
-def form_errors(form):
-    """A form's errors as one line: ``field: error; field: error``."""
+def form_errors(form, labels=None):
+    """A form's errors as one line: ``field: error; field: error``; ``labels`` names a field
+    whose form name is not a word of the screen (``{"xp": "XP change"}``)."""
+    labels = labels or {}
     parts = []
     for name, errors in form.errors.items():
         if isinstance(errors, dict):
             for sub, errs in errors.items():
                 parts.append(f"{_(sub)}: {'; '.join(str(e) for e in errs)}")
         else:
-            parts.append(f"{_(name)}: {'; '.join(str(e) for e in errors)}")
+            parts.append(f"{_(labels.get(name, name))}: {'; '.join(str(e) for e in errors)}")
     return "; ".join(parts)
 
 

@@ -213,14 +213,7 @@ FIELD_LABELS = {"xp": "XP change"}
 
 
 def _form_errors(form):
-    parts = []
-    for name, errors in form.errors.items():
-        if isinstance(errors, dict):
-            for sub, errs in errors.items():
-                parts.append(f"{_(sub)}: {'; '.join(str(e) for e in errs)}")
-        else:
-            parts.append(f"{_(FIELD_LABELS.get(name, name))}: {'; '.join(str(e) for e in errors)}")
-    return "; ".join(parts)
+    return table.form_errors(form, FIELD_LABELS)
 
 
 def stale_text(err):
