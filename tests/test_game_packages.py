@@ -16,11 +16,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "facilitator"
 #: the game folders that ship with the app (a plugin's live in its own distribution)
 GAME_FOLDERS = {path.name for path in (PACKAGE / "games").iterdir() if (path / "__init__.py").is_file()}
-#: where a game may be named by its key outside its folders, and why: history that predates the
-#: other games, as the migrations keep theirs
-HISTORY = {
-    "facilitator/services/restore_check.py": "an event backup of format /1 predates the other games",
-}
+#: where a game may be named by its key outside its folders, and why (none: history, such as an
+#: event backup of format /1, is claimed by the game itself: ``GamePackage.before_games``)
+HISTORY = {}
 
 
 def _own(path):

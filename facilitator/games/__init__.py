@@ -55,6 +55,9 @@ class GamePackage:
     screens = None
     #: the endpoints of a table's main screen, its setup and its final results (take ``table_id``)
     turn = setup = final = None
+    #: True for the one game the app played before it hosted several: files of that time (an
+    #: event backup of format /1) are this game's
+    before_games = False
     #: the game's own subcommands of ``facilitator`` (name -> the module whose ``register(subparsers)``
     #: adds it), loaded only when asked for
     commands = {}

@@ -34,7 +34,7 @@ class UnknownFormat(ValueError):
 
 @dataclass(frozen=True)
 class Ruleset:
-    key: str  # "lyceum-16-25"
+    key: str  # the game's key, as its tables, packs and events store it
     name: str  # the game's own name, as printed on its box
     pack_format: str
     record_format: str

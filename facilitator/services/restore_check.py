@@ -11,9 +11,15 @@ from datetime import date, datetime, timezone
 from facilitator.rules import registry
 from facilitator.rules.errors import PackError, RulesError
 
-#: the game of every backup of format /1: it predates the other games (history, as the
-#: migrations keep theirs); format /2 names its game
-FORMAT_1_RULESET = "lyceum-16-25"
+
+
+def _format_1_ruleset():
+    """The game of every backup of format /1, which predates the other games (history, as the
+    migrations keep theirs): the game that says it was the app's only one (``GamePackage.
+    before_games``); format /2 names its game."""
+    from facilitator import games
+    return next((g.key for g in games.registered() if g.before_games), None)
+
 from facilitator.services.tables import MAX_EVENT_TABLES, TAKE_BACK, replay_log
 
 MAX_TABLES = MAX_EVENT_TABLES  # as many as an event holds
@@ -142,7 +148,7 @@ class _Checker:
         if not isinstance(data, dict) or data.get("format") not in BACKUP_FORMATS:
             raise _error("not an event backup: the format must be {format!r}", format=BACKUP_FORMATS[-1])
         second = data["format"].endswith("/2")
-        ruleset = data.get("ruleset") if second else FORMAT_1_RULESET
+        ruleset = data.get("ruleset") if second else _format_1_ruleset()
         try:
             self.rules = registry.get(ruleset)
         except (KeyError, TypeError):

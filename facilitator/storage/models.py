@@ -2,7 +2,7 @@
 rows are only ever added; an undo (and the organizer's void and reopen) is a row of its own that
 names the move it takes back.
 
-Every game is played under a **ruleset** (``lyceum-16-25``, ``alter-ego-3``, ``new-angeles``):
+Every game is played under a **ruleset** (its key, found through the game packages):
 packs, events and tables name theirs, so one database holds the games of several rulesets.
 """
 

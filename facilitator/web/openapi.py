@@ -61,8 +61,8 @@ def openapi_document(self_url="/api/v1/openapi.json"):
                          "requestBody": _json_body({"type": "object", "required": ["name"], "properties": {
                              "name": {"type": "string", "maxLength": 200}, "date": {"type": "string", "format": "date"},
                              "pack": {"type": "integer", "description": "a pack version's id (its game is the event's)"},
-                             "game": {"type": "string", "description": "the event's game (a ruleset key, e.g. "
-                                                                       "`lyceum-16-25`) when no pack is given: one of "
+                             "game": {"type": "string", "description": "the event's game (the ruleset key of an "
+                                                                       "installed game) when no pack is given: one of "
                                                                        "them is required, no game is the default"},
                              "tables": {"type": "integer", "minimum": 0, "maximum": 100}}}),
                          "responses": {"201": _ok("The event with its tables' links and PINs", event),

@@ -15,6 +15,7 @@ class Lyceum(GamePackage):
     screens = "facilitator.games.lyceum.screens"
     turn, setup, final = "lyceum.turn", "lyceum.setup", "lyceum.final"
     reports = "facilitator.games.lyceum.reports"
+    before_games = True  # the app's first game: an event backup of format /1 is «16/25»'s
     commands = {"pack": "facilitator.games.lyceum.commands"}  # the deck's Excel template, import, export
 
     def blueprints(self):
