@@ -72,6 +72,19 @@ def main_screen(game, table_id, render):
         return render(loaded)
 
 
+def final_screen(game, table_id, render):
+    """A table's final results for every game (shown however far the game is: a provisional
+    result mid-game): the needs-checking page when its log does not replay, its setup until it
+    has players, else ``render(loaded)``."""
+    with db_session() as s:
+        loaded = load(s, table_id)
+        if loaded.broken:
+            return needs_check(loaded, game)
+        if loaded.game is None:
+            return redirect(url_for(game.setup, table_id=table_id))
+        return render(loaded)
+
+
 def screen_again(game, table_id, status, turn, final, no_game=None):
     """The screen a refused write returns to, at the table's real state, with ``status``: the
     needs-checking page, the final results (``final(loaded)``) of a finished game, else the
@@ -282,5 +295,5 @@ def after_recorded(game, table_id, lines, finished):
     return redirect(url_for(game.turn, table_id=table_id), 303)
 
 
-__all__ = ["guard", "load", "needs_check", "main_screen", "screen_again", "form_errors", "undo", "Refusal", "refusal",
+__all__ = ["guard", "load", "needs_check", "main_screen", "final_screen", "screen_again", "form_errors", "undo", "Refusal", "refusal",
            "record", "already_recorded", "after_recorded", "form_action", "queued_forms", "games"]

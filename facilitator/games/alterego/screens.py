@@ -627,13 +627,7 @@ def _final_context(loaded, game=None):
 
 @bp.get("/table/<int:table_id>/final")
 def final(table_id):
-    with db_session() as s:
-        loaded = _load(s, table_id)
-        if loaded.broken:
-            return _needs_check(loaded)
-        if loaded.game is None:
-            return redirect(url_for("alterego.setup", table_id=table_id))
-        return render_template("alterego/final.html", **_final_context(loaded))
+    return table.final_screen(GAME, table_id, lambda loaded: render_template("alterego/final.html", **_final_context(loaded)))
 
 
 @bp.get("/table/<int:table_id>/<any('protocol.xlsx', 'protocol.pdf'):kind>")

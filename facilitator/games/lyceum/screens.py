@@ -431,10 +431,4 @@ def _final_context(loaded):
 
 @bp.get("/table/<int:table_id>/final")
 def final(table_id):
-    with db_session() as s:
-        loaded = _load(s, table_id)
-        if loaded.broken:
-            return _needs_check(loaded)
-        if loaded.game is None:
-            return redirect(url_for("lyceum.setup", table_id=table_id))
-        return render_template("host/final.html", **_final_context(loaded))
+    return table.final_screen(GAME, table_id, lambda loaded: render_template("host/final.html", **_final_context(loaded)))
