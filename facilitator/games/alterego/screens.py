@@ -41,7 +41,7 @@ from facilitator.rules.errors import MalformedError, SetupError
 from facilitator.safejson import JSONInputError
 from facilitator.games import FormError
 from facilitator.games.alterego import GAME
-from facilitator.web import db_session, games, table
+from facilitator.web import db_session, table
 from facilitator.games.alterego.forms import MAX_SEATS, SetupForm, move_data, seat_errors
 from facilitator.web.auth import organizer_required
 from facilitator.web.forms import AfterForm
@@ -315,14 +315,6 @@ def _refuse(table_id, message, status):
         final=lambda loaded: render_template("alterego/final.html", **_final_context(loaded), error=message))
 
 
-def _form_errors(form):
-    return "; ".join(f"{_(name)}: {'; '.join(str(e) for e in errs)}" for name, errs in form.errors.items())
-
-
-def stale_text(err):
-    return games.stale_text(err)
-
-
 # ----- recording a move ------------------------------------------------------------------------------
 def read_form(kind, formdata, pack):
     """The one reading of an Alter Ego move form (``GAME.read_move_form``: the screen's POST and
@@ -344,7 +336,7 @@ def move(table_id, kind):
         abort(404)
     form = AfterForm()
     if not form.validate():
-        return _refuse(table_id, _("The move was not recorded: {errors}", errors=_form_errors(form)), 400)
+        return _refuse(table_id, _("The move was not recorded: {errors}", errors=table.form_errors(form)), 400)
     with db_session() as s:
         loaded = _load(s, table_id)
     try:

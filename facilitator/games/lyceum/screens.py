@@ -29,7 +29,7 @@ from facilitator.rules.lyceum.standings import table_standing, winners
 from facilitator.safejson import JSONInputError, loads as safe_loads
 from facilitator.games import FormError
 from facilitator.games.lyceum import GAME
-from facilitator.web import db_session, games, table
+from facilitator.web import db_session, table
 from facilitator.games.lyceum.describe import pending_reasons, result_lines, turn_order_text
 from facilitator.games.lyceum.forms import RANDOM, AdjustForm, AllocateForm, DrawForm, ManualCardForm, PlayDeferredForm, RestForm, SetupForm, SimpleMoveForm, TimerForm
 
@@ -214,10 +214,6 @@ FIELD_LABELS = {"xp": "XP change"}
 
 def _form_errors(form):
     return table.form_errors(form, FIELD_LABELS)
-
-
-def stale_text(err):
-    return games.stale_text(err)
 
 
 def read_form(kind, formdata):

@@ -26,7 +26,7 @@ from facilitator.rules.errors import IllegalMoveError, MalformedError, SetupErro
 from facilitator.rules.newangeles import FEDERALIST, SLOTS, compute_deal, read_move, read_setup, table_standing
 from facilitator.games import FormError
 from facilitator.games.newangeles import GAME
-from facilitator.web import db_session, games, table
+from facilitator.web import db_session, table
 from facilitator.web.forms import AfterForm
 from facilitator.games.newangeles.forms import (EMPTY_DEAL, FormProblem, adjust_move, capital_move, deal_move, deal_state,
                                demand_round_move, end_round_move, finish_move, fold_deal, same_deal,
@@ -314,10 +314,6 @@ def _refuse(table_id, message, status, **extra):
         if status == 409:
             extra.pop("posted", None)
         return _render_table(loaded, status, error=message, **extra)
-
-
-def stale_text(err):
-    return games.stale_text(err)
 
 
 def _build(kind, form, loaded):
