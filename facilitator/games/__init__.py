@@ -165,6 +165,16 @@ class GamePackage:
         """Filters and globals the game's print templates use: ``{"filters": {}, "globals": {}}``."""
         return {}
 
+    #: what the projector's announcement mode reveals at each step: "places" (one place of the
+    #: event's ranking, from the last to the first) or "tables" (one table's result)
+    announces = "places"
+
+    def announced(self, result):
+        """What the projector's announcement mode reveals, one item per step, in the order they
+        are revealed (``result``: the event's standings, ``services.events.event_standings``).
+        By default the team ranking, from the last place to the first."""
+        return list(reversed(sorted(result["teams"], key=lambda t: t["place"])))
+
     def standings_text(self, result):
         """Standings of one or more tables as plain text (``facilitator replay``)."""
         raise NotImplementedError(f"{self.key}: no text standings")

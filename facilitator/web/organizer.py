@@ -151,7 +151,7 @@ def status(event_id):
                                 "finished": t.standing["finished"] if t.standing else False,
                                 "needs_checking": t.broken}
                                for t in tables],
-                    "teams": result["teams"], "individuals": result["individuals"][:20],
+                    "teams": result["teams"], "individuals": result["individuals"],
                     "left_out": result["left_out"]})
 
 

@@ -20,20 +20,27 @@ bp = Blueprint("public", __name__)
 def projector_data(s, ev):
     """What the projector shows: team ranking (with announcement mode), top players, progress,
     and the tables left out of the rankings because they need checking."""
+    from facilitator import games
     tables = services.events.progress(s, ev.id)
     result = services.events.event_standings(s, ev.id, tables)
     teams = result["teams"]
     revealed = None
     if ev.announce_step:
-        # announcement: places are revealed from the last to the first, one step at a time
-        ordered = sorted(teams, key=lambda t: t["place"])
-        shown = ordered[max(0, len(ordered) - ev.announce_step):]
-        revealed = {"step": ev.announce_step, "total": len(ordered), "teams": shown,
-                    "done": ev.announce_step >= len(ordered)}
+        # announcement: one step at a time, what the game reveals (GamePackage.announced: «16/25»
+        # its places from the last to the first, the other games each table's result in turn)
+        game = games.get(ev.ruleset)
+        order = game.announced(result)
+        shown = order[:ev.announce_step]
+        revealed = {"step": ev.announce_step, "total": len(order), "unit": game.announces, "items": shown,
+                    # the places revealed, best first (a game announcing places)
+                    "teams": list(reversed(shown)) if game.announces == "places" else [],
+                    "done": ev.announce_step >= len(order)}
     extra = {k: v for k, v in result.items() if k not in ("format", "tables", "teams", "individuals", "ranked_by",
                                                            "left_out", "provisional", "ruleset")}
     return {
-        **extra,
+        # while places are being announced, nothing else of the standings is sent (a game's own
+        # keys, such as each table's winners, would give them away)
+        **({} if revealed else extra),
         "ruleset": ev.ruleset,
         "event": {"id": ev.id, "name": ev.name, "date": ev.date},
         "provisional": result["provisional"],

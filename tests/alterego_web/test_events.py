@@ -1,6 +1,6 @@
 """An Alter Ego event: its tables run on these screens; the dashboard, status.json, projector and
-standings.json rank individuals by influence across the tables (equal influence shares the
-place); the access sheet works as for «16/25»."""
+standings.json rank each table on its own by influence (equal influence shares the place; no
+ranking across tables, RULES.md 5); the access sheet works as for «16/25»."""
 
 import json
 import re
@@ -43,7 +43,7 @@ def event(app, host):
     return event_id, a, b
 
 
-def test_the_dashboard_shows_each_tables_season_and_turn_and_ranks_by_influence(app, host, event):
+def test_the_dashboard_shows_each_tables_season_and_turn_and_ranks_each_table_on_its_own(app, host, event):
     event_id, a, b = event
     page = get(host, f"/organizer/events/{event_id}")
     assert page.status == 200
@@ -52,7 +52,9 @@ def test_the_dashboard_shows_each_tables_season_and_turn_and_ranks_by_influence(
     ranking = re.search(r'<section class="panel ae-ranking".*?</section>', page.html, re.S).group(0)
     rows = re.findall(r'<tr data-player="(\w+)"><td class="num">(\d+)</td><td>\w+</td><td>([^<]+)</td>'
                       r'<td class="num">(\d+)</td>', ranking)
-    assert rows[:3] == [("Aino", "1", "Table 1", "4"), ("Oona", "1", "Table 2", "4"), ("Cecilia", "3", "Table 1", "3")]
+    assert rows == [("Aino", "1", "Table 1", "4"), ("Cecilia", "2", "Table 1", "3"), ("Bertta", "3", "Table 1", "0"),
+                    ("Oona", "1", "Table 2", "4"), ("Pekka", "2", "Table 2", "2")]  # each table on its own
+    assert re.findall(r'data-table-name="([^"]+)"', ranking) == ["Table 1", "Table 2"]
     assert "provisional" in ranking
     assert f'href="/ae/table/{a}"' in page.html  # the dashboard opens the table on its own game's screens
 
@@ -73,24 +75,26 @@ def test_the_ranking_and_projector_partials_render_the_events_standings(app, hos
             ev = services.events.get_event(s, event_id)
             data = {"ruleset": "alter-ego-3", "event": {"id": ev.id, "name": ev.name, "date": ev.date},
                     "provisional": result["provisional"], "individuals": result["individuals"][:10],
+                    "winners": result["winners"], "announcement": None,
                     "tables": [{"name": t.table.name, "season": t.standing["season"], "finished": False}
                                for t in tables]}
         html = render_template("public/_standings.html", data=data)
-    places = re.findall(r'<span class="place">(\d+)</span><span class="name">(\w+)', html)
-    assert places[:3] == [("1", "Aino"), ("1", "Oona"), ("3", "Cecilia")]
-    assert "Table 1: season 1" in " ".join(html.split()) and "ranked by influence" in html
+    leaders = re.findall(r'<span class="name">([^<]+)</span><span class="score">([^<]+)', html)
+    assert leaders == [("Table 1", "Aino · 4 "), ("Table 2", "Oona · 4 ")]  # each table's own first place
+    assert "Table 1: season 1" in " ".join(html.split()) and "each table ranked on its own by influence" in html
 
 
-def test_status_json_projector_and_standings_json_rank_by_influence(app, host, anon_client, event):
+def test_status_json_projector_and_standings_json_rank_each_table_on_its_own(app, host, anon_client, event):
     event_id, _a, _b = event
     status = host.get(f"/organizer/events/{event_id}/status.json")
     assert status.status_code == 200
     individuals = status.get_json()["individuals"]
-    assert [(r["name"], r["place"], r["influence"]) for r in individuals[:3]] == \
-        [("Aino", 1, 4), ("Oona", 1, 4), ("Cecilia", 3, 3)]
+    assert [(r["table"], r["name"], r["place"], r["influence"]) for r in individuals] == \
+        [("Table 1", "Aino", 1, 4), ("Table 1", "Cecilia", 2, 3), ("Table 1", "Bertta", 3, 0),
+         ("Table 2", "Oona", 1, 4), ("Table 2", "Pekka", 2, 2)]
     assert anon_client.get(f"/e/{event_id}").status_code == 200
     data = json.loads(anon_client.get(f"/e/{event_id}/standings.json").get_data(as_text=True))
-    assert [p["name"] for p in data["individuals"][:2]] == ["Aino", "Oona"]
+    assert [(w["table"], w["winners"]) for w in data["winners"]] == [("Table 1", ["Aino"]), ("Table 2", ["Oona"])]
     assert "Aino" in data["rendered"]
 
 

@@ -42,6 +42,28 @@ class AlterEgo(GamePackage):
         from facilitator.games.alterego.words import error_text
         return error_text(err, pack)
 
+    # ----- the event: each table ranked on its own (RULES.md 5) -------------------------------
+    announces = "tables"
+
+    def announced(self, result):
+        """The projector reveals one table's ranking per step, the tables in their order."""
+        return [{"table": t["table"], "finished": t["finished"], "ended_by": t.get("ended_by"),
+                 "players": [{"name": p["name"], "influence": p["influence"], "place": p["place"]}
+                             for p in sorted(t["players"], key=lambda p: p["place"])]}
+                for t in result["tables"]]
+
+    event_files = ("workbook", "results", "certificates")
+
+    def event_file(self, kind, tables, event):
+        """The event workbook (a summary and every table's protocol), the results (each table
+        ranked on its own) or the certificates (each table's first place and their faction)."""
+        from facilitator.games.alterego import event as files
+        return files.event_file(kind, tables, event)
+
+    def blank_protocol(self, table_name, players, pack, event=None, event_date=None):
+        from facilitator.games.alterego.event import blank_protocol_pdf
+        return blank_protocol_pdf(table_name, players, pack, event=event, event_date=event_date)
+
     def standings_text(self, result):
         from facilitator.games.alterego.text import standings_text
         return standings_text(result)

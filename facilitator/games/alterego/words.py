@@ -637,12 +637,22 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
         with use_locale(locale):
             return table_protocol_xlsx(game, undone, event, event_date, now)
     from openpyxl import Workbook
+
+    p = build_protocol(game, undone=undone, event=event, event_date=event_date, now=now)
+    wb = Workbook(write_only=True)
+    add_protocol_sheets(wb, p, _sheet_title)
+    buf = BytesIO()
+    wb.save(buf)
+    return buf.getvalue()
+
+
+def add_protocol_sheets(wb, p, sheet_title):
+    """The protocol ``p``'s sheets added to the write-only workbook ``wb`` (a table's own
+    workbook, or the event workbook): ``sheet_title(msgid)`` names each sheet."""
     from openpyxl.styles import Alignment, Font
 
     from facilitator.reports.cells import write_only_cell
 
-    p = build_protocol(game, undone=undone, event=event, event_date=event_date, now=now)
-    wb = Workbook(write_only=True)
     bold = Font(bold=True)
     wrap = Alignment(wrap_text=True, vertical="top")
 
@@ -663,7 +673,7 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
             cells.append(c)
         ws.append(cells)
 
-    ws = wb.create_sheet(_sheet_title("Setup"))
+    ws = wb.create_sheet(sheet_title(N_("Setup")))
     ws.column_dimensions["A"].width = 24
     ws.column_dimensions["B"].width = 40
     header(ws, [_("Alter Ego protocol")])
@@ -679,7 +689,7 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
     for row in p.setup:
         text_row(ws, [row["seat"], row["name"], row["born"], row["turn"], ", ".join(row["actives"])])
 
-    ws = wb.create_sheet(_sheet_title("Move log"))
+    ws = wb.create_sheet(sheet_title(N_("Move log")))
     for col, width in zip("ABCDEFGH", (6, 7, 8, 14, 16, 44, 70, 8)):
         ws.column_dimensions[col].width = width
     header(ws, ["#", _("Turn number"), _("Season"), _("Player"), _("Move"), _("What it was"), _("What it did"),
@@ -687,19 +697,19 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
     for r in p.log:
         text_row(ws, [r.number, r.turn, r.season, r.player, r.kind, r.move, "\n".join(r.did), r.at or ""])
 
-    ws = wb.create_sheet(_sheet_title("Seasons"))
+    ws = wb.create_sheet(sheet_title(N_("Seasons")))
     ws.column_dimensions["C"].width = 90
     header(ws, ["#", _("Turn number"), _("Season change and start effects")])
     for s in p.seasons:
         text_row(ws, [s["number"], s["turn"], "\n".join(s["lines"])])
 
-    ws = wb.create_sheet(_sheet_title("Anxiety checks"))
+    ws = wb.create_sheet(sheet_title(N_("Anxiety checks")))
     ws.column_dimensions["D"].width = 80
     header(ws, ["#", _("Turn number"), _("Player"), _("End-of-turn check")])
     for c in p.checks:
         text_row(ws, [c["number"], c["turn"], c["player"], "\n".join(c["lines"])])
 
-    ws = wb.create_sheet(_sheet_title("Influence"))
+    ws = wb.create_sheet(sheet_title(N_("Influence")))
     ws.column_dimensions["B"].width = 16
     ws.column_dimensions["L"].width = 60
     header(ws, [_("Place"), _("Player"), _("Influence"), _("Hand")])
@@ -713,14 +723,11 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
                       _("yes") if a["burned_out"] else "", _("yes") if a["away"] else "", a["base"],
                       a["activities"], a["influence"]])
 
-    ws = wb.create_sheet(_sheet_title("Undone moves"))
+    ws = wb.create_sheet(sheet_title(N_("Undone moves")))
     ws.column_dimensions["A"].width = 60
     header(ws, [_("Move"), _("How"), _("When"), _("Who")])
     for u in p.undone:
         text_row(ws, [u.move, u.kind, u.at, u.by])
-    buf = BytesIO()
-    wb.save(buf)
-    return buf.getvalue()
 
 
 # ----- the PDF -----------------------------------------------------------------------------------
@@ -740,6 +747,6 @@ def table_protocol_pdf(game, undone=None, event=None, event_date=None, now=None,
     return html_to_pdf(protocol_html(p))
 
 
-__all__ = ["table_protocol_xlsx", "table_protocol_pdf", "build_protocol", "Protocol", "result_lines",
+__all__ = ["table_protocol_xlsx", "table_protocol_pdf", "build_protocol", "add_protocol_sheets", "Protocol", "result_lines",
            "move_line", "error_text", "event_line", "season_name", "move_name", "choice_text", "change_text",
            "active_name", "card_name", "first_reason"]

@@ -50,6 +50,27 @@ class NewAngeles(GamePackage):
         from facilitator.rules.errors import IllegalMoveError
         return translate_error(err) if isinstance(err, IllegalMoveError) else describe_error(err)
 
+    # ----- the event: no team score, the winners of each table (RULES.md §8) ---------------------
+    announces = "tables"
+
+    def announced(self, result):
+        """The projector reveals one table's winners per step, the tables in their order (no
+        rival card: winners are known only after a table's reveal)."""
+        return [{"table": t["table"], "finished": t["finished"], "ended_by": t.get("ended_by"),
+                 "winners": list(t.get("winners") or [])} for t in result["tables"]]
+
+    event_files = ("workbook", "results", "certificates")
+
+    def event_file(self, kind, tables, event):
+        """The event workbook (a summary and every table's protocol), the results (each table's
+        winners and its players) or the certificates (each table's winners and their corporation)."""
+        from facilitator.games.newangeles import event as files
+        return files.event_file(kind, tables, event)
+
+    def blank_protocol(self, table_name, players, pack, event=None, event_date=None):
+        from facilitator.games.newangeles.event import blank_protocol_pdf
+        return blank_protocol_pdf(table_name, players, pack, event=event, event_date=event_date)
+
     def standings_text(self, result):
         from facilitator.games.newangeles.text import standings_text
         return standings_text(result)

@@ -496,14 +496,28 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
     """One New Angeles table's protocol as an Excel workbook (bytes): Setup, Deals, Rounds
     (capital and threat by slot, with two line charts), Demand, Log and Result sheets."""
     from openpyxl import Workbook
+
+    p = game if isinstance(game, Protocol) else build_protocol(game, undone, event, event_date, now)
+    wb = Workbook()
+    wb.remove(wb.active)
+    add_protocol_sheets(wb, p, lambda text: text[:31])
+    wb.properties.title = _("New Angeles · protocol: {table}", table=p.table)
+    wb.properties.creator = "facilitator"
+    out = BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+def add_protocol_sheets(wb, p, sheet_title):
+    """The protocol ``p``'s sheets added to the workbook ``wb`` (a table's own workbook, or the
+    event workbook): ``sheet_title(text)`` names each sheet from its translated name."""
     from openpyxl.chart import LineChart, Reference
     from openpyxl.styles import Alignment, Font, PatternFill
     from openpyxl.utils import get_column_letter
 
     from facilitator.reports.cells import put  # every value through the one safe writer: a name is never a formula
 
-    p = game if isinstance(game, Protocol) else build_protocol(game, undone, event, event_date, now)
-    wb = Workbook()
+    sheets = []
     head_font = Font(bold=True, color="FFFFFF")
     head_fill = PatternFill("solid", fgColor="1F3864")
     title_font = Font(bold=True, size=14, color="1F3864")
@@ -530,8 +544,8 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
         ws.sheet_properties.pageSetUpPr.fitToPage = True
 
     # Setup
-    ws = wb.active
-    ws.title = _("Setup")[:31]
+    ws = wb.create_sheet(sheet_title(_("Setup")))
+    sheets.append(ws)
     title(ws, _("New Angeles · protocol: {table}", table=p.table))
     put(ws, 3, 1, ended_line(p))
     labels = [_("Seat"), _("Player"), _("Corporation"), _("Starting capital"), _("First player")]
@@ -567,7 +581,9 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
     ws.freeze_panes = "A6"
 
     # Deals
-    ws = wb.create_sheet(_("Deals")[:31])
+    ws = wb.create_sheet(sheet_title(_("Deals")))
+    sheets.append(ws)
+    deals = ws
     title(ws, _("Deals"))
     header(ws, 4, [_("Deal"), _("Round"), _("Active player"), _("Asset"), _("Main offer"), _("Support"),
                    _("Covered counteroffers"), _("Counteroffer by"), _("Counteroffer"), _("Support"),
@@ -584,7 +600,8 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
     ws.freeze_panes = "A5"
 
     # Rounds: the data of the charts, and the charts
-    ws = wb.create_sheet(_("Rounds")[:31])
+    ws = wb.create_sheet(sheet_title(_("Rounds")))
+    sheets.append(ws)
     title(ws, _("Capital and threat by round"))
     names = list(p.capital)
     header(ws, 4, [_("Round")] + names + [_("Threat")])
@@ -619,7 +636,8 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
     ws.freeze_panes = "B5"
 
     # Demand rounds
-    ws = wb.create_sheet(_("Demand")[:31])
+    ws = wb.create_sheet(sheet_title(_("Demand")))
+    sheets.append(ws)
     title(ws, _("Demand rounds"))
     row = 4
     if not p.demand:
@@ -641,7 +659,8 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
     widths(ws, [22, 40, 12, 14])
 
     # Log
-    ws = wb.create_sheet(_("Log")[:31])
+    ws = wb.create_sheet(sheet_title(_("Log")))
+    sheets.append(ws)
     title(ws, _("Move log"))
     header(ws, 4, ["#", _("Round"), _("Move"), _("Player"), _("What happened"), _("Time"), _("Note")])
     r = 4
@@ -660,7 +679,8 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
     ws.freeze_panes = "A5"
 
     # Result
-    ws = wb.create_sheet(_("Result")[:31])
+    ws = wb.create_sheet(sheet_title(_("Result")))
+    sheets.append(ws)
     title(ws, _("Result"))
     put(ws, 3, 1, ended_line(p))
     if p.final:
@@ -684,18 +704,13 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
             for col, value in enumerate(values, start=1):
                 put(ws, i, col, value)
     widths(ws, [16, 22, 10, 20, 16, 48, 10, 30])
-    for sheet in wb.worksheets:
+    for sheet in sheets:
         for row_cells in sheet.iter_rows():
             for cell in row_cells:
-                if isinstance(cell.value, int) and cell.column > 1 and sheet.title != _("Deals")[:31]:
+                if isinstance(cell.value, int) and cell.column > 1 and sheet is not deals:
                     cell.number_format = "#,##0"
-    wb.properties.title = _("New Angeles · protocol: {table}", table=p.table)
-    wb.properties.creator = "facilitator"
-    out = BytesIO()
-    wb.save(out)
-    return out.getvalue()
 
 
-__all__ = ["table_protocol_xlsx", "table_protocol_pdf", "build_protocol", "Protocol", "event_lines", "event_line",
+__all__ = ["table_protocol_xlsx", "table_protocol_pdf", "build_protocol", "add_protocol_sheets", "Protocol", "event_lines", "event_line",
            "reveal_rows", "describe_next", "corp_label", "rival_label", "resource_label", "reason_label",
            "offer_text", "capital_chart_svg", "threat_chart_svg", "line_chart_svg", "protocol_html"]

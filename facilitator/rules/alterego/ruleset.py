@@ -6,7 +6,7 @@ from .moves import read_move as _read_move
 from .pack import default_pack_data, read_pack
 from .record import Record, read_record, replay
 from .setup import read_setup as _read_setup
-from .standings import influence_ranking, standings, table_standing
+from .standings import standings, table_ranking, table_standing
 from ..registry import Ruleset
 
 __all__ = ["read_pack", "default_pack_data", "read_setup", "setup_json", "new_game", "read_move",
@@ -36,9 +36,14 @@ def make_record(table, pack, setup, moves):
 
 
 def event_ranking(tables):
-    """An event of Alter Ego tables ranks individuals by influence across its tables (ties
-    share the place); there is no team score (RULES.md 5)."""
-    return {"teams": [], "individuals": influence_ranking(tables) if tables else [], "ranked_by": "influence"}
+    """An event of Alter Ego tables: each table ranked on its own by influence, equal influence
+    sharing the place; no team score and no ranking across tables (RULES.md 5). ``individuals``
+    lists every player with the place at their own table, table by table; ``winners`` each
+    table's first place (live before its end, as the standings are)."""
+    winners = [{"table": t["table"], "winners": [p["name"] for p in t["players"] if p["place"] == 1],
+                "influence": max((p["influence"] for p in t["players"]), default=0),
+                "finished": t["finished"], "ended_by": t.get("ended_by")} for t in tables]
+    return {"teams": [], "individuals": table_ranking(tables), "ranked_by": "influence", "winners": winners}
 
 
 #: this game as a ruleset of the registry (its game package names it: ``facilitator.games``)

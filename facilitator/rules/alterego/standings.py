@@ -56,6 +56,14 @@ def standings(games):
     return {"format": STANDINGS_FORMAT, "ruleset": RULESET, "tables": [table_standing(g) for g in games]}
 
 
+def table_ranking(tables):
+    """Every player of an event, each table ranked on its own (RULES.md 5: no cross-table or
+    team ranking): rows ``{"table", "name", "influence", "place"}`` with the place at their own
+    table, the tables in the order given, each best first (turn order within a place)."""
+    return [{"table": t["table"], "name": p["name"], "influence": p["influence"], "place": p["place"]}
+            for t in tables for p in sorted(t["players"], key=lambda p: p["place"])]
+
+
 def influence_ranking(tables):
     """Every player of an event ranked by influence across tables (``tables`` as in the
     standings); equal influence shares the place. Rows ``{"table", "name", "influence",
