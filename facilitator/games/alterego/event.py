@@ -192,7 +192,7 @@ def rule_text():
 #: the seasons as their cards name them, for the paper protocol's season lines
 SEASONS = (1, 2, 3, 4)
 #: rows of the paper protocol's move log
-LOG_ROWS = 26
+LOG_ROWS = 20
 
 
 def blank_players(players, pack):

@@ -201,7 +201,7 @@ def rule_text():
 
 # ----- the paper protocol --------------------------------------------------------------------------
 #: rows of the paper protocol's deal grid
-DEAL_ROWS = 22
+DEAL_ROWS = 20
 
 
 def blank_players(players, pack):

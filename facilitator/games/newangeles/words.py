@@ -711,6 +711,7 @@ def add_protocol_sheets(wb, p, sheet_title):
                     cell.number_format = "#,##0"
 
 
-__all__ = ["table_protocol_xlsx", "table_protocol_pdf", "build_protocol", "add_protocol_sheets", "Protocol", "event_lines", "event_line",
+__all__ = ["table_protocol_xlsx", "table_protocol_pdf", "build_protocol", "add_protocol_sheets", "Protocol",
+           "event_lines", "event_line",
            "reveal_rows", "describe_next", "corp_label", "rival_label", "resource_label", "reason_label",
            "offer_text", "capital_chart_svg", "threat_chart_svg", "line_chart_svg", "protocol_html"]
