@@ -128,3 +128,31 @@ def test_the_personal_sheet_is_a_pdf(app, host, table, anon_client):
     assert len(reader.pages) == 1
     text = reader.pages[0].extract_text()
     assert "Аня" in text and "Place" in text and "Аня rested" in text and "Борис rested" not in text
+
+
+def test_the_projector_draws_each_teams_xp_round_by_round(app, host, anon_client):
+    from facilitator import services
+    from tests.events.helpers import new_event
+
+    from .helpers import THREE, post_setup
+    event_id = new_event(app)
+    with services.db.session_scope(app.extensions["facilitator.engine"]) as s:
+        tables = [t.id for t in services.events.add_tables(s, services.events.get_event(s, event_id),
+                                                            ["Стол 1", "Стол 2"])]
+    for table in tables:
+        assert post_setup(host, table, THREE).status == 303
+    play_some(app, tables[0], 7)  # round 1 over at table 1, and a turn of round 2
+    record(app, tables[1], Move("draw", player="Аня", color="green", card="L-G-01", decision="play"))
+    data = anon_client.get(f"/e/{event_id}/standings.json?lang=en").get_json()
+    svg = re.findall(r"<svg.*?</svg>", data["rendered"], re.S)
+    assert len(svg) == 1 and 'class="band"' in svg[0] and "Team XP by round" in svg[0]
+    series = read_back(svg[0])
+    teams = {t["table"]: t["total_xp"] for t in data["teams"]}
+    assert set(series) == set(teams) == {"Стол 1", "Стол 2"}
+    assert series["Стол 2"] == [0, 100] + [None] * 9 and teams["Стол 2"] == 100
+    assert series["Стол 1"][2] == teams["Стол 1"] and series["Стол 1"][3:] == [None] * 8
+    # the labels are big enough for the back of a hall: 28 units in a 1840-unit-wide chart
+    assert 'viewBox="0 0 1840 ' in svg[0] and 'font-size="28"' in svg[0]
+    # nothing changed: the poll is a 304 from the change check
+    etag = anon_client.get(f"/e/{event_id}/standings.json").headers["ETag"]
+    assert anon_client.get(f"/e/{event_id}/standings.json", headers={"If-None-Match": etag}).status_code == 304

@@ -38,7 +38,9 @@ def player_figure(game, name):
 
 def team_figure(tables):
     """Each table's team score round by round: the sum of its players' XP, or their average when
-    the tables are of different sizes (RULES.md 5, as the ranking counts it)."""
+    the tables are of different sizes (RULES.md 5, as the ranking counts it); its last point is the
+    team's score now, as the ranking has it (a future image met adds its bonus)."""
+    from facilitator.rules.lyceum.standings import table_standing
     sizes = {len(t.game.order) for t in tables}
     average = len(sizes) > 1
     series = []
@@ -51,6 +53,10 @@ def team_figure(tables):
                 values.append(None)
             else:
                 values.append(round(sum(column) / len(column)) if average else sum(column))
+        reached = max(r for r, v in enumerate(values) if v is not None)
+        if reached:  # the last point is the team's score as the ranking counts it now (bonuses included)
+            standing = t.standing or table_standing(t.game)
+            values[reached] = round(standing["average_xp"]) if average else standing["total_xp"]
         series.append(svgchart.Series(t.table.name, values))
     title = _("Average XP per player by round") if average else _("Team XP by round")
     return _frame(title, _("XP"), series, least_top=500 * (1 if average else max(sizes, default=1)))
