@@ -9,6 +9,7 @@ game's (``GamePackage.player_view``).
 
 import secrets
 
+from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
@@ -56,6 +57,25 @@ def by_token(session, token):
     return tuple(row) if row else None
 
 
+#: a player's page's change check: its seat and its table's position in one indexed row
+_CHECK = text("SELECT seat.id, seat.revoked_at, game_table.id, game_table.seq, game_table.rev, game_table.ruleset "
+              "FROM seat JOIN game_table ON game_table.id = seat.table_id WHERE seat.token = :token")
+
+
+def change_check(engine, token):
+    """``(seat id, revoked, table id, seq, rev, ruleset)`` of a link's secret, or None: a poll's
+    one query, on a pooled connection without a unit of work (the cheapest read there is), so
+    that a room of phones asking "anything new?" costs the server next to nothing."""
+    if not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN:
+        return None
+    with engine.connect() as connection:
+        row = connection.execute(_CHECK, {"token": token}).first()
+    if row is None:
+        return None
+    seat_id, revoked, table_id, seq, rev, ruleset = row
+    return seat_id, revoked is not None, table_id, seq, rev, ruleset
+
+
 def revoke(session, table_id, player):
     """Revoke the player's live seat (its link answers 410 from now on); False when none was live."""
     seat = live_seats(session, table_id).get(player)
@@ -67,4 +87,4 @@ def revoke(session, table_id, player):
     return True
 
 
-__all__ = ["MAX_TOKEN", "live_seats", "ensure_seats", "by_token", "revoke"]
+__all__ = ["MAX_TOKEN", "live_seats", "ensure_seats", "by_token", "change_check", "revoke"]

@@ -52,6 +52,21 @@ def projector_data(s, ev):
 CHART = {"width": 1840, "height": 560, "font": 28}
 
 
+class _Lazy:
+    """A table for the projector's chart: its row, ``seq`` and ``rev`` at once, the rest of a
+    loaded table (its game, standing, pack, log) read on first use, so a game's hook that keeps
+    each table's series per position (``games.walk.remembered``) loads only the tables that moved."""
+
+    def __init__(self, s, row):
+        self.table, self.seq, self.rev = row, row.seq, row.rev
+        self._s, self._loaded = s, None
+
+    def __getattr__(self, name):
+        if self._loaded is None:
+            self._loaded = services.load(self._s, self.table.id)
+        return getattr(self._loaded, name)
+
+
 def projector_charts(s, ev):
     """The event's charts as ``<svg>`` markup (``GamePackage.projector_chart``): its tables that
     have players and replay, loaded together (their games from the process's cache)."""
@@ -60,11 +75,10 @@ def projector_charts(s, ev):
     game = games.get(ev.ruleset)
     if type(game).projector_chart is games.GamePackage.projector_chart:
         return []
-    rows = [t for t in services.events.tables_of(s, ev.id) if t.players and t.status != "broken"]
-    loaded = [t for t in services.load_many(s, rows).values() if t.game is not None and not t.broken]
-    if not loaded:
+    rows = [t for t in services.events.tables_of(s, ev.id) if t.players and t.status not in ("broken", "setup")]
+    if not rows:
         return []
-    figures = game.projector_chart(loaded)
+    figures = game.projector_chart([_Lazy(s, row) for row in rows])
     figures = figures if isinstance(figures, list) else [figures] if figures is not None else []
     return [svgchart.svg(f, css_class="chart projector-chart", **CHART) for f in figures]
 

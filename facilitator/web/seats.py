@@ -9,7 +9,7 @@ answer is 304 from the table's row alone (its ``seq`` and ``rev``, one indexed l
 seat) while nothing changed, so a room of phones costs the server next to nothing between moves.
 """
 
-from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, send_file, url_for
+from flask import Blueprint, abort, current_app, flash, make_response, redirect, render_template, request, send_file, url_for
 
 from facilitator import games, services
 from facilitator.games import GamePackage
@@ -20,8 +20,10 @@ from facilitator.web.auth import is_organizer, require_table
 
 bp = Blueprint("seats", __name__)
 
-#: how often a player's page asks whether something changed (seconds)
-POLL_SECONDS = 5
+#: how often a player's page asks whether something changed (seconds): a table's moves come
+#: tens of seconds apart, and 200 phones at this pace cost the server a few per cent of a core
+#: (benchmarks/bench_seats.py)
+POLL_SECONDS = 10
 
 
 def has_player_pages(game):
@@ -60,7 +62,20 @@ def _etag(seat, row):
 
 @bp.get("/p/<token>")
 def page(token):
-    """The player's page, or 304 when the table has not moved since the ETag the page holds."""
+    """The player's page, or 304 when the table has not moved since the ETag the page holds (one
+    indexed row read: ``services.seats.change_check``)."""
+    if request.if_none_match:
+        found = services.seats.change_check(current_app.extensions["facilitator.engine"], token)
+        if found is not None and not found[1]:
+            seat_id, _revoked, _table, seq, rev, ruleset = found
+            game = games.get(ruleset)
+            use_locales(game.locales, game.key)
+            etag = f"seat-{seat_id}-{seq}-{rev}-{get_locale()}"
+            if request.if_none_match.contains_weak(etag):
+                response = make_response("", 304)
+                response.set_etag(etag, weak=True)
+                response.headers["Cache-Control"] = "no-cache"
+                return response
     seat, row, game = _seat(token)
     etag = _etag(seat, row)
     if request.if_none_match.contains_weak(etag):

@@ -38,7 +38,8 @@ def _walked(loaded):
 
 
 def walked(loaded):
-    return remembered(loaded, "alterego-seat", _walked)
+    from facilitator.i18n import get_locale
+    return remembered(loaded, ("alterego-seat", get_locale()), _walked)  # its move lines are in words
 
 
 def _figure(title, series):
@@ -48,7 +49,7 @@ def _figure(title, series):
 
 def influence_series(loaded, names=None):
     seasons = walked(loaded)["seasons"]
-    names = names or loaded.game.order
+    names = names or list(seasons[max(seasons)])
     return [svgchart.Series(n, [seasons[s][n] if s in seasons else None for s in range(1, len(SEASONS) + 1)])
             for n in names]
 

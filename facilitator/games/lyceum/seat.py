@@ -3,6 +3,7 @@ their odds for a draw now, their XP curve and the moves that concern them), thei
 sheet, and the projector's chart of every team's XP round by round with the era bands."""
 
 from facilitator.games.lyceum import words
+from facilitator.games.walk import remembered
 from facilitator.i18n import era_name
 from facilitator.i18n import gettext as _
 from facilitator.reports import svgchart
@@ -36,27 +37,30 @@ def player_figure(game, name):
     return _frame(_("My XP by round"), _("XP"), [svgchart.Series(name, xp_by_round(game)[name])])
 
 
+def _team(t):
+    """One table's part of the projector's chart: its size, the sum of its players' XP after each
+    round (None where not reached) and its team score now as the ranking has it."""
+    from facilitator.rules.lyceum.standings import table_standing
+    curves = list(xp_by_round(t.game).values())
+    sums = [None if any(c[r] is None for c in curves) else sum(c[r] for c in curves) for r in range(ROUNDS + 1)]
+    standing = t.standing or table_standing(t.game)
+    return {"size": len(curves), "sums": sums, "total": standing["total_xp"], "average": standing["average_xp"]}
+
+
 def team_figure(tables):
     """Each table's team score round by round: the sum of its players' XP, or their average when
     the tables are of different sizes (RULES.md 5, as the ranking counts it); its last point is the
-    team's score now, as the ranking has it (a future image met adds its bonus)."""
-    from facilitator.rules.lyceum.standings import table_standing
-    sizes = {len(t.game.order) for t in tables}
+    team's score now, as the ranking has it (a future image met adds its bonus). Each table's part
+    is remembered per position: a move redraws the chart from one table's game."""
+    parts = [remembered(t, "lyceum-team", _team) for t in tables]
+    sizes = {p["size"] for p in parts}
     average = len(sizes) > 1
     series = []
-    for t in tables:
-        curves = list(xp_by_round(t.game).values())
-        values = []
-        for r in range(ROUNDS + 1):
-            column = [c[r] for c in curves]
-            if any(v is None for v in column):
-                values.append(None)
-            else:
-                values.append(round(sum(column) / len(column)) if average else sum(column))
+    for t, part in zip(tables, parts):
+        values = [None if v is None else round(v / part["size"]) if average else v for v in part["sums"]]
         reached = max(r for r, v in enumerate(values) if v is not None)
-        if reached:  # the last point is the team's score as the ranking counts it now (bonuses included)
-            standing = t.standing or table_standing(t.game)
-            values[reached] = round(standing["average_xp"]) if average else standing["total_xp"]
+        if reached:
+            values[reached] = round(part["average"]) if average else part["total"]
         series.append(svgchart.Series(t.table.name, values))
     title = _("Average XP per player by round") if average else _("Team XP by round")
     return _frame(title, _("XP"), series, least_top=500 * (1 if average else max(sizes, default=1)))

@@ -6,6 +6,7 @@ Hidden information (D22): everything here is read from the standings and the mov
 which name no rival before ``finish``; a sealed rival reaches no player's page."""
 
 from facilitator.games.newangeles import words
+from facilitator.games.walk import remembered
 from facilitator.i18n import gettext as _
 from facilitator.reports import svgchart
 from facilitator.rules.newangeles.rounds import SLOTS
@@ -38,16 +39,21 @@ def player_view(loaded, name):
         "moves": moves[::-1]}
 
 
+def _table_part(t):
+    """One table's part of the projector's charts (remembered per position)."""
+    capital, threats = words._series(t.game)
+    return {"players": [(p.name, words.corp_label(t.pack, p.corp), capital[p.name]) for p in t.game.players],
+            "threat": threats}
+
+
 def projector_chart(tables):
     """Capital per corporation round by round (one table: each player's; several: each
     corporation's average over the tables it plays at) and each table's threat track."""
+    parts = [remembered(t, "newangeles-chart", _table_part) for t in tables]
     per_corp = {}
-    for t in tables:
-        capital, _threats = words._series(t.game)
-        for p in t.game.players:
-            label = words.corp_label(t.pack, p.corp)
-            name = f"{label} ({p.name})" if len(tables) == 1 else label
-            per_corp.setdefault(name, []).append(capital[p.name])
+    for part in parts:
+        for name, label, curve in part["players"]:
+            per_corp.setdefault(f"{label} ({name})" if len(tables) == 1 else label, []).append(curve)
     series = []
     for name, curves in per_corp.items():
         values = []
@@ -55,7 +61,7 @@ def projector_chart(tables):
             column = [c[i] for c in curves if c[i] is not None]
             values.append(round(sum(column) / len(column)) if column else None)
         series.append(svgchart.Series(name, values))
-    threat = [svgchart.Series(t.table.name, words._series(t.game)[1]) for t in tables]
+    threat = [svgchart.Series(t.table.name, part["threat"]) for t, part in zip(tables, parts)]
     title = _("Capital by round") if len(tables) == 1 else _("Average capital per corporation by round")
     return [_figure(title, series, "capital", _("capital")), _figure(_("Threat by round"), threat, "threat", _("threat"))]
 
