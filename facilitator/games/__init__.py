@@ -142,6 +142,32 @@ class GamePackage:
         from facilitator.i18n import describe_error
         return describe_error(err)
 
+    # ----- the players' own pages and the projector's chart (issue 21) ----------------------
+    def player_extras(self, loaded):
+        """``{player name: {field: value}}`` added to each player of the API's table state (the
+        table ``loaded`` has players and replays): «16/25»'s ``playable`` odds."""
+        return {}
+
+    def player_names(self, loaded):
+        """The players of a table with players, in the order its pages list them."""
+        standing = loaded.standing or loaded.ruleset.table_standing(loaded.game)
+        return [p["name"] for p in standing.get("players", [])]
+
+    def player_view(self, loaded, name):
+        """A player's own read-only page (their phone, opened by the seat's secret link):
+        ``(template, context)`` from the game's templates, or None when the game has none. Shows
+        only what every player may know (no sealed card, no other player's secret)."""
+        return None
+
+    def player_sheet(self, loaded, name):
+        """A player's one-page PDF of their game (bytes), or None when the game prints none."""
+        return None
+
+    def projector_chart(self, tables):
+        """The projector's chart of an event (``tables``: its loaded tables that have players and
+        replay): a ``facilitator.reports.svgchart`` figure, or None."""
+        return None
+
     # ----- printing -----------------------------------------------------------------------
     def reports_module(self):
         """The module making the game's protocol workbook and PDF (None: the game prints none)."""

@@ -16,7 +16,7 @@ SQLAlchemy (a test checks it).
 The functions of ``tables`` are also here, as ``services.load``, ``services.record_move``, …
 """
 
-from facilitator.services import access, db, events, exports, keys, packs, tables  # noqa: F401
+from facilitator.services import access, db, events, exports, keys, packs, seats, tables  # noqa: F401
 from facilitator.services.tables import (FinishedTable, LoadedTable, NotFinished, Problem, SetupLocked, StaleMove, StaleSetup,
                      TableBroken, TableNotFound, WrongGame, adopt_pack, create_table, get_table, heads,
                      import_record, list_tables, load, load_many, log_row, now_iso, problem_of, record_batch, record_move, refresh_head,

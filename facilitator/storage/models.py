@@ -8,7 +8,7 @@ packs, events and tables name theirs, so one database holds the games of several
 
 from datetime import datetime, timezone
 
-from sqlalchemy import Column, Index, Text, UniqueConstraint
+from sqlalchemy import Column, Index, Text, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 
@@ -125,3 +125,20 @@ class LoginFailure(SQLModel, table=True):
     gate: str = Field(max_length=20)  # "pin", "password" or "lone_table"
     client: str = Field(max_length=100)
     at: float  # time.time() of the attempt
+
+
+class Seat(SQLModel, table=True):
+    """A player's own page (issue 21): the secret of the link that opens it, read-only, with no
+    sign-in. Made on demand, one live seat per player of a table; the organizer revokes a seat
+    (``revoked_at``: its link answers 410 Gone) and the next look makes a new one."""
+
+    __tablename__ = "seat"
+    __table_args__ = (Index("ix_seat_table_player_live", "table_id", "player", unique=True,
+                            sqlite_where=text("revoked_at IS NULL"), postgresql_where=text("revoked_at IS NULL")),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    table_id: int = Field(foreign_key="game_table.id", index=True)
+    player: str = Field(max_length=200)  # the player's name at the table
+    token: str = Field(max_length=64, unique=True)  # the link's secret
+    revoked_at: datetime | None = None
+    created_at: datetime = Field(default_factory=utcnow)

@@ -207,6 +207,8 @@ def create_app(test_config=None):
     app.register_blueprint(api.bp)
     app.register_blueprint(organizer.bp)
     app.register_blueprint(public.bp)
+    from facilitator.web import seats
+    app.register_blueprint(seats.bp)
     csrf.exempt(api.bp)
     from facilitator.web import games
     games.register_blueprints(app)

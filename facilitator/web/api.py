@@ -56,9 +56,20 @@ def state(loaded):
     if loaded.game is not None and not loaded.broken:
         out.update(loaded.standing or loaded.ruleset.table_standing(loaded.game))
         out["legal_moves"] = _as_json(loaded.game.legal_moves())
+        out["players"] = _players(loaded, out.get("players", []))
     else:
         out.update({"table": loaded.table.name, "players": [], "legal_moves": []})
     return out
+
+
+def _players(loaded, players):
+    """The standing's players (copies: the standing is kept) with what the game adds to each
+    (``GamePackage.player_extras``) and ``page``, the secret link of the player's own page."""
+    from facilitator.web.seats import player_pages
+    game = games_pkg.get(loaded.table.ruleset)
+    extras = game.player_extras(loaded)
+    pages = player_pages(loaded, game)
+    return [dict(p, **extras.get(p.get("name"), {}), page=pages.get(p.get("name"))) for p in players]
 
 
 # ----- who is asking ---------------------------------------------------------------------------

@@ -54,6 +54,42 @@ def projector_data(s, ev):
     }
 
 
+#: the projector's chart in its own units: 28-unit labels across a 1840-unit width fill a
+#: 1920-pixel screen's width (less its margins) at 24 px or more
+CHART = {"width": 1840, "height": 560, "font": 28}
+
+
+class _Lazy:
+    """A table for the projector's chart: its row, ``seq`` and ``rev`` at once, the rest of a
+    loaded table (its game, standing, pack, log) read on first use, so a game's hook that keeps
+    each table's series per position (``games.walk.remembered``) loads only the tables that moved."""
+
+    def __init__(self, s, row):
+        self.table, self.seq, self.rev = row, row.seq, row.rev
+        self._s, self._loaded = s, None
+
+    def __getattr__(self, name):
+        if self._loaded is None:
+            self._loaded = services.load(self._s, self.table.id)
+        return getattr(self._loaded, name)
+
+
+def projector_charts(s, ev):
+    """The event's charts as ``<svg>`` markup (``GamePackage.projector_chart``): its tables that
+    have players and replay, loaded together (their games from the process's cache)."""
+    from facilitator import games
+    from facilitator.reports import svgchart
+    game = games.get(ev.ruleset)
+    if type(game).projector_chart is games.GamePackage.projector_chart:
+        return []
+    rows = [t for t in services.events.tables_of(s, ev.id) if t.players and t.status not in ("broken", "setup")]
+    if not rows:
+        return []
+    figures = game.projector_chart([_Lazy(s, row) for row in rows])
+    figures = figures if isinstance(figures, list) else [figures] if figures is not None else []
+    return [svgchart.svg(f, css_class="chart projector-chart", **CHART) for f in figures]
+
+
 def _progress(standing):
     """Where a table's game stands, for the projector's progress line: «16/25» its round, Alter
     Ego its season and turn, New Angeles its round slot."""
@@ -102,7 +138,9 @@ def _refresh(event_id, entry):
         version = services.events.event_version(s, event_id)
         if entry is None or entry["version"] != version:
             data = projector_data(s, ev)
-            data["rendered"] = render_template("public/_standings.html", data=data)
+            # the game's picture (issue 21), drawn here as SVG; not while places are announced
+            charts = [] if data["announcement"] else projector_charts(s, ev)
+            data["rendered"] = render_template("public/_standings.html", data=data, charts=charts)
             entry = {"version": version, "etag": f"{version}-{get_locale()}",
                      "body": json.dumps(data, ensure_ascii=False)}
         else:

@@ -24,7 +24,7 @@ def extract():
     found = {}
     lyceum = ROOT / "facilitator" / "games" / "lyceum"
     for path in (sorted((ROOT / "facilitator" / "reports").glob("*.py")) + [ROOT / "facilitator" / "formatting.py"]
-                 + [lyceum / f"{name}.py" for name in ("words", "protocol", "workbook", "event", "pdf", "reports", "chart")]):
+                 + [lyceum / f"{name}.py" for name in ("words", "protocol", "workbook", "event", "pdf", "reports", "chart", "seat")]):
         for lineno, message, _c, _x in extract_from_file("python", str(path), keywords=KEYWORDS):
             found.setdefault(message, f"{path.relative_to(ROOT)}:{lineno}")
     for path in sorted((ROOT / "facilitator" / "templates" / "print").glob("*.html")) + sorted(

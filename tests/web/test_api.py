@@ -14,6 +14,7 @@ from facilitator.rules.lyceum import Game, Move, read_move, read_record, standin
 from facilitator.rules.lyceum import replay
 from facilitator.rules.lyceum.simulate import choose_move
 
+from .test_seats import brute_force as brute_force_odds
 from .helpers import THREE, api_post, create_table, each_case, load, move_form, record, seated_table, seq
 
 pytestmark = pytest.mark.db
@@ -48,7 +49,9 @@ def test_a_tables_state_is_its_standings_part_with_legal_moves_and_seq(host, tab
     body = state(host, table)
     game = load(host.application, table).game
     expected = table_standing(game)
-    assert {k: body[k] for k in expected} == expected
+    # each player also has the link of their own page and their odds (issue 21: tests/web/test_seats.py)
+    players = [{k: v for k, v in p.items() if k not in ("page", "playable")} for p in body["players"]]
+    assert {k: body[k] for k in expected if k != "players"} | {"players": players} == expected
     assert body["legal_moves"] == game.legal_moves()
     assert (body["id"], body["seq"], body["setup_done"]) == (table, 1, True)
     assert body["next"] == {"player": "Борис", "expects": "main"}
@@ -307,6 +310,8 @@ def test_a_full_game_through_the_api_replays_to_the_same_standings(host, table, 
         mirror.apply(move)
         body = response.get_json()
         after = body["seq"]
+        for p in body["players"]:  # each player's odds, counted the long way (issue 21), and their page
+            assert p.pop("playable") == brute_force_odds(mirror, p["name"]) and p.pop("page")
         assert body["players"] == table_standing(mirror)["players"]
         assert body["legal_moves"] == mirror.legal_moves()
     assert after >= 30 and refused < after
@@ -314,5 +319,6 @@ def test_a_full_game_through_the_api_replays_to_the_same_standings(host, table, 
     assert final["finished"] is True and final["next"] is None and final["legal_moves"] == []
     replayed = replay(read_record(host.get(f"/api/v1/tables/{table}/record").get_json()))
     expected = standings([replayed])["tables"][0]
+    final["players"] = [{k: v for k, v in p.items() if k not in ("page", "playable")} for p in final["players"]]
     assert {k: final[k] for k in expected} == expected
     assert standings([mirror])["tables"][0] == expected

@@ -30,6 +30,14 @@ class AlterEgo(GamePackage):
         from facilitator.games.alterego.screens import read_form
         return read_form(kind, formdata, loaded.pack)
 
+    def player_view(self, loaded, name):
+        from facilitator.games.alterego.seat import player_view
+        return player_view(loaded, name)
+
+    def projector_chart(self, tables):
+        from facilitator.games.alterego.seat import projector_chart
+        return projector_chart(tables)
+
     def undone_line(self, loaded, row):
         import json
 

@@ -52,6 +52,26 @@ class Lyceum(GamePackage):
         from facilitator.rules.errors import IllegalMoveError
         return translate_error(err) if isinstance(err, IllegalMoveError) else describe_error(err)
 
+    def player_extras(self, loaded):
+        """Each player's odds (issue 21): ``playable`` ``{colour: [k, n]}``, of the ``n`` cards of
+        that colour of the era in play the ``k`` the player is eligible for now (the engine's
+        ``rules.lyceum.odds``)."""
+        from facilitator.rules.lyceum.odds import table_odds
+        return {name: {"playable": {c: list(kn) for c, kn in odds.items()}}
+                for name, odds in table_odds(loaded.game).items()}
+
+    def player_view(self, loaded, name):
+        from facilitator.games.lyceum.seat import player_view
+        return player_view(loaded, name)
+
+    def player_sheet(self, loaded, name):
+        from facilitator.games.lyceum.seat import player_sheet
+        return player_sheet(loaded, name)
+
+    def projector_chart(self, tables):
+        from facilitator.games.lyceum.seat import team_figure
+        return team_figure(tables)
+
     event_files = ("workbook", "results", "certificates")
 
     def event_file(self, kind, tables, event):

@@ -23,6 +23,7 @@ from facilitator.rules import MalformedError, RulesError, SetupError
 from facilitator.rules.lyceum import COLORS, ERA_BY_KEY, age_in_round, era_of_round, turn_order_reason
 from facilitator.rules.lyceum.cards import allows_special
 from facilitator.rules.lyceum.deck import next_card
+from facilitator.rules.lyceum.odds import playable
 from facilitator.rules.lyceum.pack import read_inline_card
 from facilitator.rules.lyceum.setup import setup_problems
 from facilitator.rules.lyceum.standings import table_standing, winners
@@ -190,7 +191,8 @@ def _context(loaded, **extra):
                else None, deferred_mover=mover,
                deferred_why=", ".join(_("{skill} {have} < {need}", skill=skill_name(sk), have=have, need=need)
                                       for sk, have, need in (deferred or {}).get("shortfalls", [])),
-               share_preview=game.share_preview(nxt["player"]) if nxt and "share" in kinds else None)
+               share_preview=game.share_preview(nxt["player"]) if nxt and "share" in kinds else None,
+               odds_line=words.odds_text(main, playable(game, main)) if main else None)
     ctx.update(extra)
     return ctx
 

@@ -212,3 +212,23 @@ __all__ = ["MINUS", "N_", "number", "signed", "as_date", "format_date", "format_
            "move_name", "move_label", "expired_label", "change_parts", "gain_text", "result_lines",
            "TAKE_BACK_KINDS", "take_back_text", "REASONS", "pending_reasons", "turn_order_text",
            "ranking_rule_text", "ranking_rule_short"]
+
+
+# ----- the odds of a draw (issue 21) ---------------------------------------------------------------
+def odds_parts(odds):
+    """``{colour: (k, n)}`` -> ``["7 of 12 green", "3 of 10 yellow", "1 of 8 red"]``."""
+    out = []
+    for color, (k, n) in odds.items():
+        if color == "green":
+            out.append(_("{k} of {n} green", k=k, n=n))
+        elif color == "yellow":
+            out.append(_("{k} of {n} yellow", k=k, n=n))
+        else:
+            out.append(_("{k} of {n} red", k=k, n=n))
+    return out
+
+
+def odds_text(name, odds):
+    """«Вика: 7 из 12 зелёных, 3 из 10 жёлтых, 1 из 8 красных»: of each colour's cards of the era
+    in play, how many the player could play now."""
+    return f"{name}: " + ", ".join(odds_parts(odds))

@@ -18,6 +18,14 @@ class NewAngeles(GamePackage):
     layout = "newangeles/_layout.html"
     reports = "facilitator.games.newangeles.words"
 
+    def player_view(self, loaded, name):
+        from facilitator.games.newangeles.seat import player_view
+        return player_view(loaded, name)
+
+    def projector_chart(self, tables):
+        from facilitator.games.newangeles.seat import projector_chart
+        return projector_chart(tables)
+
     def narrate(self, loaded, result):
         """A move's "what changed" lines in the game's language (the outbox's batch answer too)."""
         from flask import has_request_context, session

@@ -1,0 +1,103 @@
+"""«16/25» for its players (issue 21): a player's own page (their XP, level, skills and pending SP,
+their odds for a draw now, their XP curve and the moves that concern them), their personal
+sheet, and the projector's chart of every team's XP round by round with the era bands."""
+
+from facilitator.games.lyceum import words
+from facilitator.games.walk import remembered
+from facilitator.i18n import era_name
+from facilitator.i18n import gettext as _
+from facilitator.reports import svgchart
+from facilitator.rules.lyceum import ERAS, ROUNDS
+from facilitator.rules.lyceum.odds import odds_era, playable
+
+
+def xp_by_round(game):
+    """``{name: [xp at the start, after round 1, …, after round 10]}`` (None for the rounds not
+    reached), from the engine's results: each round's last move says every player's XP."""
+    after = {}
+    for result in game.history:
+        after[result.round] = result.after
+    reached = max(after, default=0)
+    out = {name: [0] + [None] * ROUNDS for name in game.order}
+    current = {name: (0, 1) for name in game.order}
+    for r in range(1, reached + 1):
+        current = after.get(r, current)
+        for name in game.order:
+            out[name][r] = current[name][0]
+    return out
+
+
+def _frame(title, y_label, series, least_top=500):
+    return svgchart.Figure(title=title, x_labels=[_("start")] + [str(r) for r in range(1, ROUNDS + 1)],
+                           series=series, y_label=y_label, least_top=least_top, key="xp",
+                           bands=[(e.first_round - 1, e.last_round, era_name(e.key)) for e in ERAS])
+
+
+def player_figure(game, name):
+    return _frame(_("My XP by round"), _("XP"), [svgchart.Series(name, xp_by_round(game)[name])])
+
+
+def _team(t):
+    """One table's part of the projector's chart: its size, the sum of its players' XP after each
+    round (None where not reached) and its team score now as the ranking has it."""
+    from facilitator.rules.lyceum.standings import table_standing
+    curves = list(xp_by_round(t.game).values())
+    sums = [None if any(c[r] is None for c in curves) else sum(c[r] for c in curves) for r in range(ROUNDS + 1)]
+    standing = t.standing or table_standing(t.game)
+    return {"size": len(curves), "sums": sums, "total": standing["total_xp"], "average": standing["average_xp"]}
+
+
+def team_figure(tables):
+    """Each table's team score round by round: the sum of its players' XP, or their average when
+    the tables are of different sizes (RULES.md 5, as the ranking counts it); its last point is the
+    team's score now, as the ranking has it (a future image met adds its bonus). Each table's part
+    is remembered per position: a move redraws the chart from one table's game."""
+    parts = [remembered(t, "lyceum-team", _team) for t in tables]
+    sizes = {p["size"] for p in parts}
+    average = len(sizes) > 1
+    series = []
+    for t, part in zip(tables, parts):
+        values = [None if v is None else round(v / part["size"]) if average else v for v in part["sums"]]
+        reached = max(r for r, v in enumerate(values) if v is not None)
+        if reached:
+            values[reached] = round(part["average"]) if average else part["total"]
+        series.append(svgchart.Series(t.table.name, values))
+    title = _("Average XP per player by round") if average else _("Team XP by round")
+    return _frame(title, _("XP"), series, least_top=500 * (1 if average else max(sizes, default=1)))
+
+
+def _moves(game, name):
+    """The moves that concern the player, newest first: their own, and others' that changed them."""
+    rows = []
+    for result in game.history:
+        if result.move.player == name or name in result.changes or any(n == name for n, _c in result.expired):
+            rows.append({"round": result.round, "lines": words.result_lines(result)})
+    return rows[::-1]
+
+
+def player_view(loaded, name):
+    from facilitator.rules.lyceum.standings import table_standing
+    game = loaded.game
+    standing = loaded.standing or table_standing(game)
+    me = next(p for p in standing["players"] if p["name"] == name)
+    era = odds_era(game)
+    odds = playable(game, name, era)
+    nxt = game.next()
+    return "host/seat.html", {
+        "me": me, "character": loaded.pack.characters_by_code[me["character"]].name,
+        "odds": odds, "era": era, "finished": game.finished, "round": standing["round"],
+        "my_turn": bool(nxt and nxt.get("player") == name), "rounds": ROUNDS,
+        "chart": svgchart.svg(player_figure(game, name), width=640, height=300, font=16, css_class="chart xp"),
+        "moves": _moves(game, name), "places": len(standing["players"]),
+        "skill_short": words.skill_short, "odds_part": lambda color, kn: words.odds_parts({color: kn})[0],
+        "odds_line": words.odds_text(name, odds), "era_label": era_name(era.key)}
+
+
+def player_sheet(loaded, name):
+    from facilitator.reports.pdf import html_to_pdf, render_html
+    template, view = player_view(loaded, name)
+    view["chart"] = svgchart.svg(player_figure(loaded.game, name), width=1000, height=360, font=14)
+    return html_to_pdf(render_html("lyceum_player.html", table=loaded.table, player=name, **view))
+
+
+__all__ = ["xp_by_round", "player_figure", "team_figure", "player_view", "player_sheet"]

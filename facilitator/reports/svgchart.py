@@ -1,0 +1,130 @@
+"""Line charts drawn on the server as SVG (issue 21): the projector's picture of an event, a
+player's curve on their phone and on their personal sheet. No chart library reaches the
+browser: the page receives finished ``<svg>`` markup.
+
+A chart is a ``Figure``: the x positions' labels, optional bands (an era, a season) and its
+series, each a name and one value per x position (None where the game has not got yet). Each
+game gives its figures through ``GamePackage.projector_chart`` and its player views; this
+module only draws. Colours are the Okabe–Ito palette (told apart with any colour vision), each
+line has a dash pattern and a name at its end besides its colour. Every series is a
+``<g class="series" data-name=… data-values=…>`` so a test (or a screen reader's script) reads
+the values back exactly as drawn.
+
+Sizes: ``font`` is the labels' size in the chart's own units; the projector draws 28 units in a
+1840-unit-wide chart shown across a 1920-pixel screen, so its labels are at least 24 px.
+"""
+
+from dataclasses import dataclass, field
+from xml.sax.saxutils import escape, quoteattr
+
+from facilitator.reports.chart import _spread, axis, tick_label
+
+#: Okabe & Ito's colour-blind-safe palette, the yellow last (faint on white)
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
+DASHES = ("", "10 5", "3 4", "14 4 3 4")
+FONT = "DejaVu Sans, Liberation Sans, Arial, sans-serif"
+
+
+@dataclass
+class Series:
+    name: str
+    values: list  # one per x position: an int, or None where the game has not got yet
+
+
+@dataclass
+class Figure:
+    title: str
+    x_labels: list  # one label per x position
+    series: list = field(default_factory=list)  # Series
+    bands: list = field(default_factory=list)  # (first x, last x, label): a shaded stretch
+    y_label: str = ""
+    least_top: int = 1  # the y axis shows at least 0..least_top
+    key: str = ""  # what the chart shows, for a page's styles and tests ("xp", "capital", ...)
+
+
+def svg(figure, width=1000, height=360, font=12, most_labels=12, css_class="chart"):
+    """The figure as an ``<svg>`` element (a string), scaled to its container's width. At most
+    ``most_labels`` lines get a name at their end (the highest at the last position reached)."""
+    f = font
+    n = max(len(figure.x_labels), 2)
+    longest = max((len(s.name) + 6 for s in figure.series), default=8)
+    left, top, bottom = int(f * 4.2), int(f * 2.4), int(f * 2.4)
+    right = min(int(f * 0.62 * longest) + f, width // 3)
+    plot_w, plot_h = width - left - right, height - top - bottom
+    values = [v for s in figure.series for v in s.values if v is not None]
+    low, high, step = axis(values, least_top=figure.least_top)
+    span = high - low
+
+    def x(i):
+        return left + plot_w * i / (n - 1)
+
+    def y(v):
+        return top + plot_h * (high - v) / span
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="100%" '
+           f'font-family="{FONT}" font-size="{f}" class="{css_class}" role="img" data-key="{escape(figure.key)}">',
+           f'<title>{escape(figure.title)}</title>']
+    for k, (first, last, label) in enumerate(figure.bands):
+        x0, x1 = x(first), x(last)
+        if k % 2 == 0:
+            out.append(f'<rect x="{x0:.1f}" y="{top}" width="{x1 - x0:.1f}" height="{plot_h}" fill="#eef1f6"/>')
+        out.append(f'<text class="band" x="{(x0 + x1) / 2:.1f}" y="{top - f * 0.5:.1f}" text-anchor="middle" '
+                   f'fill="#3c4350">{escape(label)}</text>')
+    ticks = list(range(low, high + 1, step))
+    grid = "".join(f"M{left},{y(v):.1f}H{left + plot_w}" for v in ticks)
+    out.append(f'<path d="{grid}" stroke="#c9ced8" stroke-width="{f / 16:.2f}" fill="none"/>')
+    for v in ticks:
+        out.append(f'<text class="tick" x="{left - f * 0.4:.1f}" y="{y(v) + f * 0.35:.1f}" text-anchor="end" '
+                   f'fill="#3c4350">{escape(tick_label(v))}</text>')
+    base = top + plot_h
+    out.append(f'<path d="M{left},{base}H{left + plot_w}" stroke="#6b7280" stroke-width="{f / 12:.2f}"/>')
+    every = max(1, -(-n * f * 2 // plot_w))  # x labels thinned out so they never overlap
+    for i, label in enumerate(figure.x_labels):
+        if i % every == 0 or i == len(figure.x_labels) - 1:
+            out.append(f'<text class="xlabel" x="{x(i):.1f}" y="{base + f * 1.3:.1f}" text-anchor="middle" '
+                       f'fill="#3c4350">{escape(str(label))}</text>')
+    if figure.y_label:
+        out.append(f'<text x="{left - f * 0.4:.1f}" y="{top - f * 0.5:.1f}" text-anchor="end" fill="#3c4350">'
+                   f'{escape(figure.y_label)}</text>')
+
+    drawn = []
+    for k, s in enumerate(figure.series):
+        points = [(i, v) for i, v in enumerate(s.values) if v is not None]
+        drawn.append((k, s, points))
+    ends = [(k, pts[-1][1]) for k, s, pts in drawn if pts]
+    labelled = {k for k, _v in sorted(ends, key=lambda e: -e[1])[:most_labels]}
+    label_ks = [k for k, _v in ends if k in labelled]
+    end_y = {k: y(v) for k, v in ends}
+    spread = dict(zip(label_ks, _spread([end_y[k] for k in label_ks], f * 1.1, top + f * 0.5, base)))
+    for k, s, points in drawn:
+        colour, dash = PALETTE[k % len(PALETTE)], DASHES[(k // len(PALETTE) + k) % len(DASHES)]
+        data = ",".join("" if v is None else str(v) for v in s.values)
+        out.append(f'<g class="series" data-name={quoteattr(s.name)} data-values="{data}">')
+        if points:
+            path = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in points)
+            dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+            out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="{f / 5:.1f}" '
+                       f'stroke-linejoin="round"{dash_attr}/>')
+            dots = "".join(f"M{x(i):.1f},{y(v):.1f}h0" for i, v in points)
+            out.append(f'<path d="{dots}" stroke="{colour}" stroke-width="{f / 2.2:.1f}" stroke-linecap="round"/>')
+            if k in spread:
+                i, v = points[-1]
+                out.append(f'<text class="end" x="{x(i) + f * 0.5:.1f}" y="{spread[k] + f * 0.35:.1f}" '
+                           f'fill="{colour}" font-weight="bold">{escape(s.name)} {escape(tick_label(v))}</text>')
+        out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def read_back(markup):
+    """``{series name: [values]}`` of a chart's SVG (None where a value is missing)."""
+    import xml.etree.ElementTree as ET
+    root = ET.fromstring(markup)
+    out = {}
+    for g in root.iter("{http://www.w3.org/2000/svg}g"):
+        if g.get("class") == "series":
+            out[g.get("data-name")] = [int(v) if v else None for v in g.get("data-values").split(",")]
+    return out
+
+
+__all__ = ["PALETTE", "DASHES", "Series", "Figure", "svg", "read_back"]

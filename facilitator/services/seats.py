@@ -1,0 +1,90 @@
+"""The players' seats (issue 21): each player of a table gets a page of their own, opened on their
+phone by a secret link with no sign-in. A seat is made on demand (the first time a host's screen,
+the API or the organizer asks for the table's links), one live seat per player; the organizer
+revokes one (its link then answers 410 Gone) and the next look makes a new secret.
+
+Game-agnostic: a seat names its table and the player's name at it; what the page shows is the
+game's (``GamePackage.player_view``).
+"""
+
+import secrets
+
+from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import select
+
+from facilitator.storage.models import GameTable, Seat, utcnow
+
+#: the longest secret a link may carry (longer ones are not looked up at all)
+MAX_TOKEN = 64
+
+
+def new_secret():
+    return secrets.token_urlsafe(24)
+
+
+def live_seats(session, table_id):
+    """``{player: Seat}`` of the table's seats not revoked."""
+    rows = session.exec(select(Seat).where(Seat.table_id == table_id, Seat.revoked_at.is_(None))).all()
+    return {row.player: row for row in rows}
+
+
+def ensure_seats(session, table_id, names):
+    """``{player: Seat}`` with a live seat for every name of ``names`` (those missing are made
+    now). Two requests making the same seat at once: the second finds the first's (the unique
+    index of live seats refuses a second), in a savepoint, so its own transaction goes on."""
+    seats = live_seats(session, table_id)
+    for name in names:
+        if name in seats:
+            continue
+        try:
+            with session.begin_nested():
+                row = Seat(table_id=table_id, player=name, token=new_secret())
+                session.add(row)
+            seats[name] = row
+        except IntegrityError:
+            seats = {**live_seats(session, table_id), **seats}
+    return {name: seats[name] for name in names if name in seats}
+
+
+def by_token(session, token):
+    """``(seat, table row)`` of a link's secret, revoked or not, or None: one indexed row each,
+    the change check of a player's page (the table's ``seq`` and ``rev``) without its log."""
+    if not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN:
+        return None
+    row = session.exec(select(Seat, GameTable).join(GameTable, GameTable.id == Seat.table_id)
+                       .where(Seat.token == token)).first()
+    return tuple(row) if row else None
+
+
+#: a player's page's change check: its seat and its table's position in one indexed row
+_CHECK = text("SELECT seat.id, seat.revoked_at, game_table.id, game_table.seq, game_table.rev, game_table.ruleset "
+              "FROM seat JOIN game_table ON game_table.id = seat.table_id WHERE seat.token = :token")
+
+
+def change_check(engine, token):
+    """``(seat id, revoked, table id, seq, rev, ruleset)`` of a link's secret, or None: a poll's
+    one query, on a pooled connection without a unit of work (the cheapest read there is), so
+    that a room of phones asking "anything new?" costs the server next to nothing."""
+    if not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN:
+        return None
+    with engine.connect() as connection:
+        row = connection.execute(_CHECK, {"token": token}).first()
+    if row is None:
+        return None
+    seat_id, revoked, table_id, seq, rev, ruleset = row
+    return seat_id, revoked is not None, table_id, seq, rev, ruleset
+
+
+def revoke(session, table_id, player):
+    """Revoke the player's live seat (its link answers 410 from now on); False when none was live."""
+    seat = live_seats(session, table_id).get(player)
+    if seat is None:
+        return False
+    seat.revoked_at = utcnow()
+    session.add(seat)
+    session.flush()
+    return True
+
+
+__all__ = ["MAX_TOKEN", "live_seats", "ensure_seats", "by_token", "change_check", "revoke"]

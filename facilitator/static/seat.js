@@ -1,0 +1,28 @@
+// A player's page follows the game by itself: it asks for itself again with its ETag every few
+// seconds; the server answers 304 while the table has not moved, else the new page, whose main
+// part is swapped in place. A revoked link (410) or a vanished seat (404) shows its own page.
+(function () {
+  var box = document.getElementById("seat"), offline = document.getElementById("offline");
+  if (!box) return;
+  var every = (parseInt(box.dataset.poll, 10) || 5) * 1000, etag = box.dataset.etag || null;
+  function poll() {
+    fetch(location.pathname + location.search, {headers: etag ? {"If-None-Match": etag} : {}, cache: "no-cache",
+                                                 credentials: "same-origin"})
+      .then(function (r) {
+        if (offline) offline.hidden = true;
+        if (r.status === 304) return null;
+        if (r.status === 404 || r.status === 410) { location.reload(); return null; }
+        if (!r.ok) throw new Error(r.status);
+        etag = r.headers.get("ETag");
+        return r.text();
+      })
+      .then(function (html) {
+        if (!html) return;
+        var doc = new DOMParser().parseFromString(html, "text/html"), fresh = doc.getElementById("seat");
+        if (fresh) box.innerHTML = fresh.innerHTML;
+      })
+      .catch(function () { if (offline) offline.hidden = false; })
+      .then(function () { setTimeout(poll, every); });
+  }
+  setTimeout(poll, every);
+})();

@@ -1,0 +1,94 @@
+"""Alter Ego's player pages (issue 21): each player's own page shows their influence and actives
+as the standings give them, which cards they could play now exactly as the engine's ``offer``
+says (with its reason when not), and their influence season by season as the positions before
+each season card had it; the projector's chart reads back the standings."""
+
+import dataclasses
+import random
+import re
+
+import pytest
+
+from facilitator import services
+from facilitator.reports.svgchart import read_back
+from facilitator.rules.alterego import simulate
+from facilitator.rules.alterego.record import write_record
+from facilitator.rules.alterego.standings import table_standing
+from facilitator.rules.alterego.game import Game
+from facilitator.services.db import session_scope
+
+from .helpers import engine, game_of
+
+pytestmark = pytest.mark.db
+
+
+def influence(game):
+    return {p["name"]: p["influence"] for p in table_standing(game)["players"]}
+
+
+def mid_game(app, seed=7, event_id=None, name="Pöytä 1"):
+    """A random game of three cut off in its third season, imported as a table: ``(id, record)``."""
+    record, _game = simulate.play_random(random.Random(seed), players=3, max_moves=400, table=name)
+    game, cut = Game(record.pack, record.setup, table=name), 0
+    for cut, move in enumerate(record.moves):
+        if game.season == 3 and move.type == "season":
+            break
+        game.apply(move)
+    record = dataclasses.replace(record, moves=record.moves[:cut])
+    with session_scope(engine(app)) as s:
+        table = services.import_record(s, write_record(record), event_id=event_id)
+        return table.id, record
+
+
+def page_of(client, table_id, name):
+    players = client.get(f"/api/v1/tables/{table_id}").get_json()["players"]
+    link = next(p["page"] for p in players if p["name"] == name)
+    return "/" + link.split("://", 1)[1].split("/", 1)[1]
+
+
+def test_a_players_page_shows_the_engines_answers(app, host, anon_client):
+    table_id, record = mid_game(app)
+    game = game_of(app, table_id)
+    assert game.season == 3
+    standing = table_standing(game)
+    # the influence at the end of each season: the position just before its season card
+    ends, replayed = {}, Game(record.pack, record.setup, table=record.table)
+    for move in record.moves:
+        if move.type == "season":
+            ends[replayed.season] = influence(replayed)
+        replayed.apply(move)
+    ends[replayed.season] = influence(replayed)
+    assert set(ends) == {1, 2, 3}
+    for p in standing["players"]:
+        name = p["name"]
+        text = anon_client.get(page_of(host, table_id, name) + "?lang=en").get_data(as_text=True)
+        assert f"data-influence>{p['influence']}<" in text
+        for a in (a for a in standing["actives"] if a["owner"] == name):
+            assert f'data-active="{a["key"]}"' in text
+        chart = read_back(re.search(r"<svg.*?</svg>", text, re.S).group(0))
+        assert chart == {name: [ends[1][name], ends[2][name], ends[3][name], None]}
+        # the cards: playable exactly when the engine's offer says so, else with its reason
+        playable = re.search(r"data-playable>(.*?)</ul>", text, re.S).group(1)
+        refused = re.search(r"data-not-playable>(.*?)</ul>", text, re.S).group(1)
+        for card in record.pack.activity_cards + record.pack.event_cards:
+            kind = "play_activity" if card in record.pack.activity_cards else "play_event"
+            offer = game.offer({"type": kind, "player": name, "card": card.key})
+            assert (f"<b>{card.name}</b>" in playable) == offer["legal"], (name, card.key)
+            assert (f"<b>{card.name}</b>" in refused) != offer["legal"], (name, card.key)
+        if name != game.current:
+            assert "data-my-turn" not in text and "<b>" not in playable
+
+
+def test_the_projector_draws_each_tables_influence(app, host, anon_client):
+    with session_scope(engine(app)) as s:
+        event = services.events.create_event(s, "Ropecon", ruleset="alter-ego-3")
+        event_id = event.id
+    table_id, _record = mid_game(app, seed=11, event_id=event_id, name="Pöytä A")
+    data = anon_client.get(f"/e/{event_id}/standings.json?lang=en").get_json()
+    charts = re.findall(r"<svg.*?</svg>", data["rendered"], re.S)
+    assert len(charts) == 1
+    game = game_of(app, table_id)
+    now = influence(game)
+    series = read_back(charts[0])
+    assert {n: v[2] for n, v in series.items()} == now and all(v[3] is None for v in series.values())
+    assert {p["name"]: p["influence"] for p in data["individuals"]} == now  # the standings' own figures

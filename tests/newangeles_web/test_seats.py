@@ -1,0 +1,51 @@
+"""New Angeles' player pages (issue 21): a player's capital and curve from the standings, and the
+sealed rivals kept sealed: two tables alike in everything but their sealed rivals give every
+player the very same page, byte for byte (apart from the table's own name and link); the
+projector's charts read back the standings' capital and threat."""
+
+import re
+
+import pytest
+
+from facilitator.reports.svgchart import read_back
+
+from .helpers import NAMES, event_of, load, record, seated
+
+pytestmark = pytest.mark.db
+
+MOVES = ({"type": "capital", "player": "Boris", "amount": 4, "reason": "contract"},
+         {"type": "threat", "amount": 2, "reason": "event"},
+         {"type": "capital", "player": "Vera", "amount": -3, "reason": "action"})
+
+
+def pages(client, table_id):
+    players = client.get(f"/api/v1/tables/{table_id}").get_json()["players"]
+    return {p["name"]: "/" + p["page"].split("://", 1)[1].split("/", 1)[1] for p in players}
+
+
+def test_the_sealed_rivals_reach_no_players_page(app, client, anon_client):
+    one = seated(app, client, rivals={"Anna": "federalist", "Boris": "globalsec"})
+    two = seated(app, client, rivals={"Anna": "nbn", "Boris": "haas-bioroid"})
+    for table in (one, two):
+        record(app, table, *MOVES)
+    first, second = pages(client, one), pages(client, two)
+    for name in NAMES:
+        a = anon_client.get(first[name] + "?lang=en").get_data(as_text=True)
+        b = anon_client.get(second[name] + "?lang=en").get_data(as_text=True)
+        a = re.sub(r"data-etag='[^']*'", "", a.replace(first[name], ""))
+        b = re.sub(r"data-etag='[^']*'", "", b.replace(second[name], ""))
+        assert a == b, name
+        assert "data-rival" not in a and "federalist" not in a.lower() and "Federalist" not in a
+    standing = load(app, one).standing or load(app, one).ruleset.table_standing(load(app, one).game)
+    boris = anon_client.get(first["Boris"]).get_data(as_text=True)
+    capital = next(p["capital"] for p in standing["players"] if p["name"] == "Boris")
+    assert f"data-capital>{capital}<" in boris and capital == 14
+    assert read_back(re.search(r"<svg.*?</svg>", boris, re.S).group(0))["Boris"][:2] == [10, 14]
+    # the projector: capital per corporation and the threat of each table, as the standings say
+    event = event_of(app, one)
+    data = anon_client.get(f"/e/{event}/standings.json").get_json()
+    charts = [read_back(svg) for svg in re.findall(r"<svg.*?</svg>", data["rendered"], re.S)]
+    assert len(charts) == 2
+    capital_now = {name.rsplit("(", 1)[1].rstrip(")"): values[1] for name, values in charts[0].items()}
+    assert capital_now == {p["name"]: p["capital"] for p in standing["players"]}
+    assert charts[1] == {standing["table"]: [12, 14] + [None] * 8}

@@ -1,0 +1,158 @@
+"""A seat for every player and the odds of a draw (issue 21), in «16/25»: the API's ``playable``
+counted by the engine's eligibility, each player's secret page (its figures, its curve, 304 while
+the table has not moved), the host's QR codes and the organizer's revocation (410)."""
+
+import io
+import re
+
+import pytest
+from pypdf import PdfReader
+
+from facilitator.reports.svgchart import read_back
+from facilitator.rules.lyceum import COLORS, Move, era_of_round
+
+from .helpers import get, load, post, record
+
+pytestmark = pytest.mark.db
+
+
+def brute_force(game, name):
+    """The odds counted the long way: every card of the pack, asked of the engine one by one."""
+    upcoming = game.upcoming()
+    era = era_of_round(upcoming[0] if upcoming else game.round).key
+    out = {}
+    for color in COLORS:
+        cards = [c for c in game.pack.cards if c.era == era and c.color == color]
+        out[color] = [sum(1 for c in cards if game.eligible(name, c)), len(cards)]
+    return out
+
+
+def table_state(client, table_id):
+    response = client.get(f"/api/v1/tables/{table_id}")
+    assert response.status_code == 200
+    return response.get_json()
+
+
+def play_some(app, table_id, turns):
+    """Rest and allocate through a few turns, so the players' skills (and odds) move apart."""
+    for _ in range(turns):
+        game = load(app, table_id).game
+        nxt = game.next()
+        if nxt["expects"] == "allocate":
+            who = game.players[nxt["player"]]
+            record(app, table_id, Move("allocate", player=who.name, sp={"creativity": who.pending}))
+        else:
+            record(app, table_id, Move("rest", player=nxt["player"]))
+
+
+def test_the_apis_odds_are_the_engines_eligibility_over_the_pack(app, host, table):
+    for turns in (0, 7):
+        play_some(app, table, turns)
+        game = load(app, table).game
+        players = table_state(host, table)["players"]
+        assert [p["name"] for p in players] == game.order
+        for p in players:
+            assert p["playable"] == brute_force(game, p["name"])
+            assert all(n > 0 for _k, n in p["playable"].values())
+    # the era moves on: the odds are counted in the era of the next main move
+    assert sum(1 for p in players for k, n in p["playable"].values() if 0 < k < n) > 0
+
+
+def test_the_turn_screen_says_the_movers_odds(app, host, table):
+    game = load(app, table).game
+    odds = brute_force(game, game.order[0])
+    page = get(host, f"/table/{table}")
+    line = re.search(r'<p class="odds[^>]*>([^<]*)</p>', page.html).group(1)
+    assert line == (f"{game.order[0]}: {odds['green'][0]} of {odds['green'][1]} green, "
+                    f"{odds['yellow'][0]} of {odds['yellow'][1]} yellow, {odds['red'][0]} of {odds['red'][1]} red")
+
+
+def test_a_players_page_its_poll_and_its_revocation(app, host, table, anon_client):
+    players = table_state(host, table)["players"]
+    links = {p["name"]: p["page"] for p in players}
+    assert len(set(links.values())) == 3 and all(re.search(r"/p/[\w-]{20,}$", u) for u in links.values())
+    vika = links["Вика"].split("://", 1)[-1].split("/", 1)[1]
+    vika = "/" + vika
+    # anyone holding the link (no sign-in) sees Вика's own page
+    page = anon_client.get(vika + "?lang=en")
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    game = load(app, table).game
+    me = game.players["Вика"]
+    assert 'class="seat-name">Вика<' in text and f"data-xp>{me.xp}<" in text
+    for skill, value in me.skills.items():
+        assert f'data-skill="{skill}">{value}<' in text
+    odds = brute_force(game, "Вика")
+    for color, (k, n) in odds.items():
+        assert f'data-color="{color}" data-k="{k}" data-n="{n}"' in text
+    chart = re.search(r"<svg.*?</svg>", text, re.S).group(0)
+    assert read_back(chart) == {"Вика": [0] + [None] * 10}
+    # the poll: 304 while the table has not moved, the page again once it has
+    etag = page.headers["ETag"]
+    again = anon_client.get(vika, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.get_data() == b""
+    play_some(app, table, 6)  # Аня, Борис and Вика rest (and allocate): round 1 is over
+    moved = anon_client.get(vika, headers={"If-None-Match": etag})
+    assert moved.status_code == 200 and moved.headers["ETag"] != etag
+    text = moved.get_data(as_text=True)
+    game = load(app, table).game
+    assert f'data-skill="energy">{game.players["Вика"].skills["energy"]}<' in text
+    assert "Вика rested" in text and "Аня rested" not in text  # the moves that concern her only
+    assert read_back(re.search(r"<svg.*?</svg>", text, re.S).group(0))["Вика"][:2] == [0, 0]
+    # an unknown secret: 404; no page of anyone else's is reachable without its own link
+    assert anon_client.get("/p/" + "x" * 32).status_code == 404
+    # the host's screen shows each player's link as a QR code
+    seats = get(host, f"/table/{table}/seats")
+    assert seats.html.count('class="seat-card"') == 3 and seats.html.count("<svg") >= 3
+    assert links["Вика"] in seats.html
+    # the organizer revokes Вика's link: it answers 410; her new link works, the others' stay
+    form = post(host, f"/table/{table}/seats/revoke", {"player": "Вика"})
+    assert form.status == 303
+    assert anon_client.get(vika).status_code == 410
+    assert anon_client.get(vika, headers={"If-None-Match": etag}).status_code == 410
+    fresh = {p["name"]: p["page"] for p in table_state(host, table)["players"]}
+    assert fresh["Вика"] != links["Вика"] and fresh["Аня"] == links["Аня"]
+    new = "/" + fresh["Вика"].split("://", 1)[-1].split("/", 1)[1]
+    assert anon_client.get(new).status_code == 200
+    # only the organizer revokes: a host's browser that is not the organizer's gets 403
+    assert anon_client.post(f"/table/{table}/seats/revoke", data={"player": "Аня"}).status_code in (400, 403)
+
+
+def test_the_personal_sheet_is_a_pdf(app, host, table, anon_client):
+    play_some(app, table, 6)
+    link = table_state(host, table)["players"][0]["page"]
+    path = "/" + link.split("://", 1)[-1].split("/", 1)[1]
+    sheet = anon_client.get(path + "/sheet.pdf?lang=en")
+    assert sheet.status_code == 200 and sheet.mimetype == "application/pdf"
+    reader = PdfReader(io.BytesIO(sheet.data))
+    assert len(reader.pages) == 1
+    text = reader.pages[0].extract_text()
+    assert "Аня" in text and "Place" in text and "Аня rested" in text and "Борис rested" not in text
+
+
+def test_the_projector_draws_each_teams_xp_round_by_round(app, host, anon_client):
+    from facilitator import services
+    from tests.events.helpers import new_event
+
+    from .helpers import THREE, post_setup
+    event_id = new_event(app)
+    with services.db.session_scope(app.extensions["facilitator.engine"]) as s:
+        tables = [t.id for t in services.events.add_tables(s, services.events.get_event(s, event_id),
+                                                            ["Стол 1", "Стол 2"])]
+    for table in tables:
+        assert post_setup(host, table, THREE).status == 303
+    play_some(app, tables[0], 7)  # round 1 over at table 1, and a turn of round 2
+    record(app, tables[1], Move("draw", player="Аня", color="green", card="L-G-01", decision="play"))
+    data = anon_client.get(f"/e/{event_id}/standings.json?lang=en").get_json()
+    svg = re.findall(r"<svg.*?</svg>", data["rendered"], re.S)
+    assert len(svg) == 1 and 'class="band"' in svg[0] and "Team XP by round" in svg[0]
+    series = read_back(svg[0])
+    teams = {t["table"]: t["total_xp"] for t in data["teams"]}
+    assert set(series) == set(teams) == {"Стол 1", "Стол 2"}
+    assert series["Стол 2"] == [0, 100] + [None] * 9 and teams["Стол 2"] == 100
+    assert series["Стол 1"][2] == teams["Стол 1"] and series["Стол 1"][3:] == [None] * 8
+    # the labels are big enough for the back of a hall: 28 units in a 1840-unit-wide chart
+    assert 'viewBox="0 0 1840 ' in svg[0] and 'font-size="28"' in svg[0]
+    # nothing changed: the poll is a 304 from the change check
+    etag = anon_client.get(f"/e/{event_id}/standings.json").headers["ETag"]
+    assert anon_client.get(f"/e/{event_id}/standings.json", headers={"If-None-Match": etag}).status_code == 304
