@@ -10,7 +10,7 @@ from .standings import influence_ranking, standings, table_standing
 from ..registry import Ruleset
 
 __all__ = ["read_pack", "default_pack_data", "read_setup", "setup_json", "new_game", "read_move",
-           "read_record", "make_record", "replay", "table_standing", "standings", "event_ranking"]
+           "read_record", "make_record", "replay", "table_standing", "standings", "event_ranking", "schemas"]
 
 
 def read_setup(value, path=""):
@@ -39,6 +39,13 @@ def event_ranking(tables):
     """An event of Alter Ego tables ranks individuals by influence across its tables (ties
     share the place); there is no team score (RULES.md 5)."""
     return {"teams": [], "individuals": influence_ranking(tables) if tables else [], "ranked_by": "influence"}
+
+
+def schemas():
+    """This game's move and table state as JSON Schema (``schema.schemas``), for the API's
+    OpenAPI document."""
+    from .schema import schemas as declared
+    return declared()
 
 
 #: this game as a ruleset of the registry (its game package names it: ``facilitator.games``)
