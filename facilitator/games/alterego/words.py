@@ -566,8 +566,13 @@ def _undone_rows(undone, pack):
         elif at:
             at = words.format_datetime(at)
         rows.append(UndoneRow(move=move_line(move, pack), kind=_(TAKE_BACK.get(kind, TAKE_BACK["undo"])),
-                              at=at or "", by=by or ""))
+                              at=at or "", by=_(AUTHORS[by]) if by in AUTHORS else by or ""))
     return rows
+
+
+#: who wrote a log row, as the log stores it (``MoveRow.author``: None is the host's screen), in words
+AUTHORS = {"api": N_("a program, through the API"), "organizer": N_("the organizer"),
+           "import": N_("an imported record")}
 
 
 def build_protocol(game, undone=None, event=None, event_date=None, now=None):
@@ -598,8 +603,13 @@ def build_protocol(game, undone=None, event=None, event_date=None, now=None):
                 line = event_line(e, pack)
                 if line:
                     lines.append(line)
-            proto.seasons.append({"number": result.number, "turn": turn, "from": season,
-                                  "to": None if result.finished else result.season, "lines": lines})
+            to = None if result.finished else result.season
+            if proto.seasons and move.type == "react" and (proto.seasons[-1]["to"], season) == (to, to):
+                # a reaction to the season card re-states its start effects: one row, as they stand now
+                proto.seasons[-1]["lines"] = lines
+            else:
+                proto.seasons.append({"number": result.number, "turn": turn, "from": season, "to": to,
+                                      "lines": lines})
         if result.checks:
             proto.checks.append({"number": result.number, "turn": turn, "player": current,
                                  "lines": _fold_checks([e for e in result.events
@@ -663,7 +673,7 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
             cells.append(c)
         ws.append(cells)
 
-    ws = wb.create_sheet(_sheet_title("Setup"))
+    ws = wb.create_sheet(_sheet_title(N_("Setup")))
     ws.column_dimensions["A"].width = 24
     ws.column_dimensions["B"].width = 40
     header(ws, [_("Alter Ego protocol")])
@@ -679,7 +689,7 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
     for row in p.setup:
         text_row(ws, [row["seat"], row["name"], row["born"], row["turn"], ", ".join(row["actives"])])
 
-    ws = wb.create_sheet(_sheet_title("Move log"))
+    ws = wb.create_sheet(_sheet_title(N_("Move log")))
     for col, width in zip("ABCDEFGH", (6, 7, 8, 14, 16, 44, 70, 8)):
         ws.column_dimensions[col].width = width
     header(ws, ["#", _("Turn number"), _("Season"), _("Player"), _("Move"), _("What it was"), _("What it did"),
@@ -687,19 +697,19 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
     for r in p.log:
         text_row(ws, [r.number, r.turn, r.season, r.player, r.kind, r.move, "\n".join(r.did), r.at or ""])
 
-    ws = wb.create_sheet(_sheet_title("Seasons"))
+    ws = wb.create_sheet(_sheet_title(N_("Seasons")))
     ws.column_dimensions["C"].width = 90
     header(ws, ["#", _("Turn number"), _("Season change and start effects")])
     for s in p.seasons:
         text_row(ws, [s["number"], s["turn"], "\n".join(s["lines"])])
 
-    ws = wb.create_sheet(_sheet_title("Anxiety checks"))
+    ws = wb.create_sheet(_sheet_title(N_("Anxiety checks")))
     ws.column_dimensions["D"].width = 80
     header(ws, ["#", _("Turn number"), _("Player"), _("End-of-turn check")])
     for c in p.checks:
         text_row(ws, [c["number"], c["turn"], c["player"], "\n".join(c["lines"])])
 
-    ws = wb.create_sheet(_sheet_title("Influence"))
+    ws = wb.create_sheet(_sheet_title(N_("Influence")))
     ws.column_dimensions["B"].width = 16
     ws.column_dimensions["L"].width = 60
     header(ws, [_("Place"), _("Player"), _("Influence"), _("Hand")])
@@ -713,7 +723,7 @@ def table_protocol_xlsx(game, undone=None, event=None, event_date=None, now=None
                       _("yes") if a["burned_out"] else "", _("yes") if a["away"] else "", a["base"],
                       a["activities"], a["influence"]])
 
-    ws = wb.create_sheet(_sheet_title("Undone moves"))
+    ws = wb.create_sheet(_sheet_title(N_("Undone moves")))
     ws.column_dimensions["A"].width = 60
     header(ws, [_("Move"), _("How"), _("When"), _("Who")])
     for u in p.undone:
