@@ -4,14 +4,16 @@ Shared by every command that takes record files (replay, export): a file is hand
 game's ruleset by its ``format``; a malformed file, a setup that breaks the rules and an
 illegal move all become a ``RecordFileError`` whose text is the single line the CLI prints,
 e.g. ``stol3.json: move 7 (draw by Борис): not eligible: intellect 3 < 5`` or
-``poyta2.json: move 11 (play_activity by Bertta): P6: meira already received an activity this turn (a10)``.
+``poyta2.json: move 11 (play_activity by Bertta): P6: meira already received an activity this turn (a10)``;
+a move that is not a move of the format is named the same way: ``stol1.json: move 10 (adjust by
+Вика): reason is missing``.
 """
 
 import json
 
 from facilitator.rules import registry
 from facilitator.safejson import JSONInputError, loads
-from facilitator.rules.errors import MalformedError, RulesError, SetupError
+from facilitator.rules.errors import MalformedError, MalformedMoveError, RulesError, SetupError
 from facilitator.rules import ReplayError
 
 
@@ -59,6 +61,8 @@ def load_record(path):
         raise RecordFileError(path, f'unknown format "{err.got}" (known: {known})') from None
     try:
         return rules, rules.read_record(data)
+    except MalformedMoveError as err:  # RECORD.md §3: the move by number, type and player, then why
+        raise RecordFileError(path, err.line()) from None
     except (SetupError, MalformedError, RulesError) as err:
         raise RecordFileError(path, str(err)) from None
 

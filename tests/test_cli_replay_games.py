@@ -91,3 +91,37 @@ def test_a_deep_or_huge_json_file_is_refused_with_one_line(capsys, tmp_path):
     path.write_text("[" * 100_000, encoding="utf-8")
     status, out, err = call(capsys, "replay", path)
     assert (status, out) == (2, "") and len(err.splitlines()) == 1 and "nested" in err
+
+
+def _spoiled(record, change):
+    data = json.loads(record.read_text(encoding="utf-8"))
+    change(data["moves"])
+    return data
+
+
+MALFORMED_MOVES = [
+    # (record, what is spoiled, the line after "<path>: "): RECORD.md §3 of each game, the move named
+    # by its number (1-based), its type and player as given, then the field and why
+    (AE / "example-record.json", lambda m: m[9].pop("target"), "move 10 (play_activity by Bertta): target is missing"),
+    (AE / "example-record.json", lambda m: m[6].update(to="six"),
+     "move 7 (react by Bertta): to must be a move number (1 or more), got 'six'"),
+    (AE / "example-record.json", lambda m: m[7].update(type="sleep"),
+     "move 8 (sleep by Aino): type: unknown move type 'sleep'; the types are "),
+    (NA / "example_takeover.json", lambda m: m[2].pop("asset"), "move 3 (deal by Boris): asset is missing"),
+    (NA / "example_takeover.json", lambda m: m[1].update(amount="2"),
+     "move 2 (capital by Boris): amount must be a whole number, got '2'"),
+    (NA / "example_takeover.json", lambda m: m[3].pop("reason"), "move 4 (threat): reason is missing"),
+    (NA / "example_takeover.json", lambda m: m[7].update(capital=[2]), "move 8 (transfer by "),
+    (NA / "example_takeover.json", lambda m: m[2]["support"][1].pop("cards"),
+     "move 3 (deal by Boris): support[1].cards is missing"),
+]
+
+
+@pytest.mark.parametrize("record, change, line", MALFORMED_MOVES,
+                         ids=[f"{r.parent.parent.name}-{i}" for i, (r, _c, _l) in enumerate(MALFORMED_MOVES)])
+def test_a_malformed_move_is_named_by_number_type_and_player(capsys, tmp_path, record, change, line):
+    path = save(tmp_path, "poyta2.json", _spoiled(record, change))
+    status, out, err = call(capsys, "replay", path)
+    assert (status, out) == (2, "")
+    assert len(err.splitlines()) == 1 and err.startswith(f"{path}: {line}"), err
+    assert "moves[" not in err

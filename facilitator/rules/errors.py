@@ -39,6 +39,68 @@ class MalformedError(RulesError):
         return f"{self.path}: {self.message}" if self.path else self.message
 
 
+class MalformedMoveError(MalformedError):
+    """A record's move that is not a move of its format: the ``MalformedError`` of its field,
+    with ``path`` where it sits in the record (``moves[9].reason``), and the move as RECORD.md
+    §3 names it in its one line: its number (1-based, ``number``), its type and player as
+    given (``label``: ``adjust by Вика``) and the field inside the move (``field``: ``reason``)."""
+
+    def __init__(self, number, label, field, error):
+        self.number = number
+        self.label = label
+        self.field = field
+        self.error = error
+        super().__init__(error.path, error.template, **error.params)
+
+    def line(self):
+        """``move 10 (adjust by Вика): reason is missing`` (``…: sp.luck: unknown skill 'luck'``)."""
+        head = f"move {self.number} ({self.label})" if self.label else f"move {self.number}"
+        return f"{head}: {field_phrase(self.field, self.message)}"
+
+
+def field_phrase(field, message):
+    """A field and what is wrong with it as one phrase: ``reason is missing``, ``xp must be a
+    whole number``; a message that is not a predicate follows a colon (``sp.luck: unknown
+    skill 'luck'``); no field, the message alone."""
+    if not field:
+        return message
+    if message.startswith(("is ", "must ")):
+        return f"{field} {message}"
+    return f"{field}: {message}"
+
+
+def move_label(raw, by=None):
+    """How an error line names a record's move that could not be read (``adjust by Вика``),
+    from the type and the player it gives, when they are short one-line texts. ``by``: the key
+    naming who the move is by, for a type whose ``player`` is called otherwise (``{"deal":
+    "active"}``)."""
+    if not isinstance(raw, dict):
+        return ""
+
+    def text(value):
+        return value if isinstance(value, str) and 0 < len(value) <= 100 and value.isprintable() else None
+
+    kind = text(raw.get("type"))
+    player = text(raw.get((by or {}).get(kind, "player")))
+    if kind and player:
+        return f"{kind} by {player}"
+    return kind or (f"by {player}" if player else "")
+
+
+def read_moves(raw_moves, read, by=None):
+    """A record's moves, each read by ``read(move, path)``; the first that is not a move of the
+    format raises ``MalformedMoveError`` naming it by number, type and player (``move_label``)."""
+    out = []
+    for i, raw in enumerate(raw_moves):
+        try:
+            out.append(read(raw, f"moves[{i}]"))
+        except MalformedError as err:
+            prefix = f"moves[{i}]"
+            field = err.path[len(prefix):].lstrip(".") if (err.path or "").startswith(prefix) else (err.path or "")
+            raise MalformedMoveError(i + 1, move_label(raw, by), field, err) from None
+    return out
+
+
 class IllegalMoveError(RulesError):
     """A move the rules refuse; ``rule`` is the RULES.md section, ``code`` a stable key."""
 

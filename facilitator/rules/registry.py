@@ -50,7 +50,8 @@ class Ruleset:
     def __getattr__(self, name):
         # adapter functions live in the engine's module: read_pack, default_pack, read_setup,
         # setup_json, new_game, read_move, read_record, make_record, replay, table_standing,
-        # standings, event_ranking
+        # standings, event_ranking; and, when the engine declares them, schemas (its move and
+        # table state as JSON Schema, for the API's OpenAPI document)
         if name.startswith("_"):
             raise AttributeError(name)
         return getattr(self._impl(), name)

@@ -17,7 +17,7 @@ from flask import Blueprint, current_app, flash, g, jsonify, request, session, u
 
 from facilitator import services
 from facilitator.i18n import gettext as _
-from facilitator.i18n import describe_error, translate_error
+from facilitator.i18n import ALL_LOCALES, describe_error, set_locale, translate_error
 from facilitator import games as games_pkg
 from facilitator.rules import IllegalMoveError, MalformedError, RulesError, SetupError
 from facilitator.web.table import refusal
@@ -34,16 +34,36 @@ def error(status, code, message, **extra):
     return jsonify({"error": {"code": code, "message": message, **extra}}), status
 
 
-def _as_json(value):
+@bp.before_request
+def _language():
+    """An answer's messages in the language asked (before a table's game narrows it: ``_speak``)."""
+    _speak(ALL_LOCALES)
+
+
+def _speak(locales):
+    """Speak one of ``locales``: the language chosen on this browser (its switch) when it is one
+    of them, else the best of ``Accept-Language`` (``fi-FI`` is ``fi``), else English when asked
+    for a language not among them (a Finnish client of a table whose game speaks Russian and
+    English), else the first (no language asked)."""
+    wanted = session.get("lang")
+    if wanted not in locales:
+        wanted = request.accept_languages.best_match(locales)
+    if wanted is None:
+        wanted = "en" if request.accept_languages and "en" in locales else locales[0]
+    set_locale(wanted)
+
+
+def _as_json(value, words=None, pack=None):
     """Legal moves as JSON: a refusal an engine gives for an option (why a target is not legal)
-    is said as its rule, code and message in the client's language."""
+    is said as its rule, code and message in the client's language, naming things by their names
+    in the game's words (``words``: its ``GamePackage``, with the table's ``pack``)."""
     if isinstance(value, dict):
-        return {k: _as_json(v) for k, v in value.items()}
+        return {k: _as_json(v, words, pack) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_as_json(v) for v in value]
+        return [_as_json(v, words, pack) for v in value]
     if isinstance(value, RulesError):
         return {"rule": getattr(value, "rule", None), "code": getattr(value, "code", None),
-                "message": translate_error(value)}
+                "message": words.error_text(value, pack) if words is not None else translate_error(value)}
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
     return str(value)
@@ -55,7 +75,7 @@ def state(loaded):
            "ruleset": loaded.table.ruleset, "needs_checking": loaded.broken}
     if loaded.game is not None and not loaded.broken:
         out.update(loaded.standing or loaded.ruleset.table_standing(loaded.game))
-        out["legal_moves"] = _as_json(loaded.game.legal_moves())
+        out["legal_moves"] = _as_json(loaded.game.legal_moves(), games_pkg.get(loaded.table.ruleset), loaded.pack)
         out["players"] = _players(loaded, out.get("players", []))
     else:
         out.update({"table": loaded.table.name, "players": [], "legal_moves": []})
@@ -106,8 +126,7 @@ def _authorize(s, table_id):
         table = None
     if table is not None:
         from facilitator.rules import registry
-        from facilitator.web import use_locales
-        use_locales(registry.get(table.ruleset).locales, table.ruleset)
+        _speak(registry.get(table.ruleset).locales)
     token = _bearer()
     if token is not None and not token.startswith("org_"):
         if table is None:

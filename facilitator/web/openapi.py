@@ -1,4 +1,12 @@
-"""The OpenAPI 3.1 document describing ``/api/v1``."""
+"""The OpenAPI 3.1 document describing ``/api/v1``.
+
+Every installed game is described by what its engine declares (``Ruleset.schemas``: its moves
+and its table state as JSON Schema): ``<ruleset key>.Move`` and ``<ruleset key>.TableState``
+for each game, and ``Move``/``TableState`` as any of them. A game that declares nothing gets
+the shape every game shares (a move has a ``type``; a state its ``seq``, ``ruleset`` and legal
+moves)."""
+
+from facilitator.rules import registry
 
 
 def _error(description):
@@ -22,6 +30,7 @@ AUTH_ERRORS = {"401": _error("No credential: send a table token or an organizer 
 
 
 def openapi_document(self_url="/api/v1/openapi.json"):
+    rulesets = sorted(registry.all_rulesets(), key=lambda r: r.key)
     table_id = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "integer"}}
     event_id = {"name": "event_id", "in": "path", "required": True, "schema": {"type": "integer"}}
     state = {"$ref": "#/components/schemas/TableState"}
@@ -29,13 +38,17 @@ def openapi_document(self_url="/api/v1/openapi.json"):
     return {
         "openapi": "3.1.0",
         "info": {"title": "facilitator API", "version": "1",
-                 "description": "The host's actions at a table of any game the app hosts («16/25», Alter Ego, "
-                                "New Angeles): read the state, post a move (a record move object of the "
-                                "table's game) or a batch of moves queued offline, undo, seat the players; "
-                                "and the organizer's set-up of an event: sign in for a token, create an event "
-                                "and its tables, read each table's link and PIN. Every write names the "
+                 "description": "The host's actions at a table of any game the app hosts ("
+                                + ", ".join(f"{r.name}: `{r.key}`" for r in rulesets) + "): read the state "
+                                "(`<ruleset>.TableState`), post a move (a record move object of the table's "
+                                "game: `<ruleset>.Move`) or a batch of moves queued offline, undo, seat the "
+                                "players; and the organizer's set-up of an event: sign in for a token, create an "
+                                "event and its tables, read each table's link and PIN. Every write names the "
                                 "sequence number it follows (`after`), so a repeated request never records "
-                                "twice. Error `code`s are stable in every language."},
+                                "twice. Error `code`s are stable in every language; `message`s are in the "
+                                "language asked (`Accept-Language`: " + ", ".join(LANGUAGES) + "; a table's "
+                                "answers in one of its game's languages), naming cards, actives and players "
+                                "by their names in it."},
         "servers": [{"url": "/"}],
         "security": [{"tableToken": []}, {"organizerToken": []}, {"session": []}],
         "paths": {
@@ -135,7 +148,8 @@ def openapi_document(self_url="/api/v1/openapi.json"):
                         "type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"},
                                                          "url": {"type": "string"}}}}}}}}}}}},
             "/api/v1/tables/{table_id}": {"get": {
-                "summary": "A table's state: its lyceum-standings/1 table part, legal moves and seq",
+                "summary": "A table's state: its part of its game's standings (`<ruleset>.TableState`), legal "
+                           "moves and seq",
                 "parameters": [table_id],
                 "responses": {"200": {"description": "The state", "content": {"application/json": {
                     "schema": {"$ref": "#/components/schemas/TableState"}}}},
@@ -172,7 +186,8 @@ def openapi_document(self_url="/api/v1/openapi.json"):
                     "409": _error("Stale sequence number, or nothing to undo"),
                     "415": _error("The body is not JSON")}}},
             "/api/v1/tables/{table_id}/record": {"get": {
-                "summary": "The table's game record (lyceum-record/1), undone moves left out",
+                "summary": "The table's game record in its game's record format (" + ", ".join(
+                    r.record_format for r in rulesets) + "), undone moves left out",
                 "parameters": [table_id],
                 "responses": {"200": {"description": "The record", "content": {"application/json": {
                     "schema": {"type": "object"}}}},
@@ -193,18 +208,7 @@ def openapi_document(self_url="/api/v1/openapi.json"):
                 "properties": {"code": {"type": "string"}, "message": {"type": "string"},
                                "rule": {"type": "string"}, "path": {"type": "string"},
                                "already_recorded": {"type": "boolean"}, "seq": {"type": "integer"}}}}},
-            "SkillMap": {"type": "object", "additionalProperties": False, "properties": {
-                s: {"type": "integer"} for s in ("health", "intellect", "creativity", "communication", "energy")}},
-            "Move": {"type": "object", "required": ["type"], "properties": {
-                "type": {"enum": ["draw", "rest", "share", "pass", "play_deferred", "allocate", "adjust", "finish"]},
-                "player": {"type": "string"},
-                "color": {"enum": ["green", "yellow", "red"]},
-                "card": {"oneOf": [{"type": "string"}, {"type": "object"}]},
-                "decision": {"enum": ["play", "defer", "discard"]},
-                "sp": {"$ref": "#/components/schemas/SkillMap"},
-                "xp": {"type": "integer"},
-                "redistribute": {"$ref": "#/components/schemas/SkillMap"},
-                "reason": {"type": "string"}, "at": {"type": "string"}, "note": {"type": "string"}}},
+            **game_schemas(rulesets),
             "Table": {"type": "object", "properties": {
                 "id": {"type": "integer"}, "name": {"type": "string"}, "host_name": {"type": ["string", "null"]},
                 "ruleset": {"type": "string"}, "seq": {"type": "integer"}, "rev": {"type": "integer"},
@@ -223,12 +227,58 @@ def openapi_document(self_url="/api/v1/openapi.json"):
                 "refused": {"type": ["object", "null"], "properties": {
                     "index": {"type": "integer"}, "client_id": {"type": ["string", "null"]},
                     "code": {"type": "string"}, "message": {"type": "string"}}}}},
-            "TableState": {"type": "object", "properties": {
-                "id": {"type": "integer"}, "seq": {"type": "integer"}, "setup_done": {"type": "boolean"},
-                "table": {"type": "string"}, "finished": {"type": "boolean"}, "round": {"type": "integer"},
-                "era": {"type": "string"}, "next": {"type": ["object", "null"]},
-                "players": {"type": "array", "items": {"type": "object"}},
-                "total_xp": {"type": "integer"}, "average_xp": {"type": "number"},
-                "legal_moves": {"type": "array", "items": {"type": "object"}}}},
         }},
     }
+
+
+#: the languages the API's messages are in (``Accept-Language``)
+LANGUAGES = ("ru", "en", "fi", "sv")
+
+#: what a table's state holds whatever its game (``web.api.state``)
+STATE_HEAD = {"id": {"type": "integer"}, "seq": {"type": "integer", "minimum": 0},
+              "rev": {"type": "integer", "minimum": 0}, "setup_done": {"type": "boolean"},
+              "needs_checking": {"type": "boolean"}, "table": {"type": "string"},
+              "players": {"type": "array"},
+              "legal_moves": {"type": "array", "items": {"type": "object", "required": ["type"]},
+                              "description": "the moves the rules take now, each with its type and what the "
+                                             "game says of it (options, refusals with their rule, code and "
+                                             "message)"}}
+_HEAD_REQUIRED = ["id", "seq", "rev", "setup_done", "ruleset", "needs_checking", "table", "players", "legal_moves"]
+#: a move of a game that declares none
+ANY_MOVE = {"type": "object", "required": ["type"], "properties": {"type": {"type": "string", "minLength": 1}}}
+
+
+def _ref(name):
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def game_schemas(rulesets):
+    """``<key>.Move`` and ``<key>.TableState`` of every game, as its engine declares them
+    (``Ruleset.schemas``), and ``Move``/``TableState`` as any of them."""
+    out = {}
+    for r in rulesets:
+        try:
+            declared = r.schemas()
+        except AttributeError:  # a game whose engine declares no schema: the shape every game shares
+            declared = {}
+        move = dict(declared.get("Move") or ANY_MOVE)
+        move.setdefault("description", f"A move of {r.name} ({r.record_format})")
+        game_state = declared.get("TableState") or {}
+        seated = {"type": "object", "title": f"{r.name}: seated",
+                  "required": _HEAD_REQUIRED + [k for k in game_state.get("required", ()) if k not in _HEAD_REQUIRED],
+                  "properties": {**game_state.get("properties", {}), **STATE_HEAD, "ruleset": {"const": r.key},
+                                 "setup_done": {"const": True}, "needs_checking": {"const": False}}}
+        unseated = {"type": "object", "title": f"{r.name}: no players yet, or its log needs checking",
+                    "required": _HEAD_REQUIRED,
+                    "properties": {**STATE_HEAD, "ruleset": {"const": r.key},
+                                   "players": {"type": "array", "maxItems": 0},
+                                   "legal_moves": {"type": "array", "maxItems": 0}}}
+        out[f"{r.key}.Move"] = move
+        out[f"{r.key}.TableState"] = {"description": f"A {r.name} table's state: its part of {r.standings_format} "
+                                                     f"with the legal moves, seq and rev",
+                                      "oneOf": [seated, unseated]}
+    out["Move"] = {"description": "A move of the table's game: " + ", ".join(f"`{r.key}.Move`" for r in rulesets),
+                   "anyOf": [_ref(f"{r.key}.Move") for r in rulesets]}
+    out["TableState"] = {"description": "A table's state, by its `ruleset`",
+                         "oneOf": [_ref(f"{r.key}.TableState") for r in rulesets]}
+    return out

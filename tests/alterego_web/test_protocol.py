@@ -103,3 +103,46 @@ def test_an_undone_move_is_in_the_protocol(app, host, table):
 def test_no_protocol_before_the_setup(app, host):
     from .helpers import new_table
     assert host.get(f"/ae/table/{new_table(app)}/protocol.xlsx").status_code == 404
+
+
+FINNISH_SHEETS = ["Alkuasetelma", "Siirrot", "Pelivaiheet", "Ahdistuksen tarkistukset", "Vaikutusvalta",
+                  "Perutut siirrot"]
+
+
+def test_the_finnish_workbook_names_its_sheets_and_who_undid_in_finnish(game):
+    """Issue 20: no English sheet name, and a move undone through the API is said in words, not «(api)»."""
+    undone = [{"move": {"type": "draw", "player": "Aino"}, "kind": "undo", "undone_at": "2026-05-01T18:30:00",
+               "undone_by": "api"}]
+    book = sheets(table_protocol_xlsx(game, undone=undone, event="AE-ilta", event_date="2026-05-01", locale="fi"))
+    assert list(book) == FINNISH_SHEETS
+    assert book["Perutut siirrot"][1] == ["Aino nostaa 2 korttia", "pelinjohtaja perui", "1.5.2026 18:30",
+                                          "ohjelma rajapinnan (API) kautta"]
+    with use_locale("ru"):
+        assert list(sheets(table_protocol_xlsx(game))) == ["Подготовка", "Журнал ходов", "Сезоны", "Проверки тревоги",
+                                                           "Влияние", "Отменённые ходы"]
+    with use_locale("fi"):
+        from facilitator.i18n import gettext
+        assert gettext("Pare's joke") == "Paren vitsi"  # the active's name is Pare (pack.json): Paren, not Pareen
+
+
+def test_a_reaction_to_a_season_card_keeps_one_row_per_season():
+    """A reaction to the season card re-states its start effects: the season sheet still has one row a season."""
+    _record, game = play_random(3, players=2, react_rate=0.9, season_rate=0.3)
+    reacted = [i for i, m in enumerate(game.moves) if m.type == "react" and game.moves[i - 1].type == "season"]
+    assert reacted, "the seed plays a reaction right after a season card"
+    book = sheets(table_protocol_xlsx(game, locale="fi"))
+    rows = book["Pelivaiheet"][1:]
+    assert len(rows) == sum(1 for m in game.moves if m.type == "season")
+    assert len({r[2] for r in rows}) == len(rows)
+
+
+def test_a_finnish_download_without_an_event_says_peli_not_game(app, client, table):
+    play(client, app, table, "draw", player="Aino")
+    with client.session_transaction() as session:
+        session["lang"] = "fi"
+    response = client.get(f"/ae/table/{table}/protocol.xlsx")
+    assert response.status_code == 200
+    disposition = response.headers["Content-Disposition"]
+    assert "Game" not in disposition and "Peli" in disposition, disposition
+    book = sheets(response.data)
+    assert list(book) == FINNISH_SHEETS and ["Tapahtuma", "Peli"] == book["Alkuasetelma"][2][:2]

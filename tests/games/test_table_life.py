@@ -190,3 +190,20 @@ def test_a_move_the_rules_refuse_is_422_and_one_not_a_move_400_on_both_paths(app
     status, body = send_batch(host, table_id, (0, queued(page, driver.malformed), "malformed-1"))
     assert status == 207 and body["refused"]["code"] == "malformed", body["refused"]
     assert log_of(app, table_id) == [], "nothing refused was recorded"
+
+
+def test_the_api_state_and_moves_fit_the_games_schemas_in_the_openapi_document(app, host, driver):
+    """Issue 20 item 5: a table's state, before and after its setup and a move, fits its game's
+    ``<key>.TableState`` of the OpenAPI document, and the move the outbox sends its ``<key>.Move``."""
+    from tests.schema_check import schema_errors
+    doc = host.get("/api/v1/openapi.json").get_json()
+    unseated = new_table(app, driver.key, "Table 9")
+    state = host.get(f"/api/v1/tables/{unseated}").get_json()
+    assert state["setup_done"] is False and schema_errors(doc, f"{driver.key}.TableState", state) == []
+    table_id = seated(app, host, driver)
+    state = host.get(f"/api/v1/tables/{table_id}").get_json()
+    assert state["setup_done"] is True and schema_errors(doc, f"{driver.key}.TableState", state) == []
+    move = queued(turn(host, driver, table_id), driver.legal)
+    assert schema_errors(doc, f"{driver.key}.Move", move) == [] and schema_errors(doc, "Move", move) == []
+    status, state = send_batch(host, table_id, (0, move, "m-1"))
+    assert status == 200 and schema_errors(doc, "TableState", state) == []

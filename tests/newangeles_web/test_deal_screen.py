@@ -89,10 +89,10 @@ def test_an_override_needs_a_reason(app, client):
     fields = dict(active="Anna", asset="A01", main="Security: Sweep", counters={"Boris": "Media: Ads"},
                   support={"Vera": ("main", 2)})
     page = count(client, table_id, 0, winner="counter", **fields)
-    assert "winner differs from the count (main 2 vs counter 0) without override_reason" in page.text
+    assert "the winner differs from the count (main offer 2 vs counteroffer 0) without a reason for the override" in page.text
     refused = submit(client, page.form("/move/deal"))
     assert refused.status == 422
-    assert "winner differs from the count (main 2 vs counter 0) without override_reason" in refused.error
+    assert "the winner differs from the count (main offer 2 vs counteroffer 0) without a reason for the override" in refused.error
     assert load(app, table_id).seq == 0
     # the refused screen keeps what was entered
     assert json.loads(refused.form("/move/deal").fields["counteroffers"])[0]["player"] == "Boris"
@@ -118,12 +118,13 @@ def test_refusals_of_a_queued_deal_say_the_rule_and_the_numbers(app, client):
         (deal_json("Anna", support=[("Vera", "main", 0)]), 422, "cards < 1: Vera supports with 0 cards"),
         (deal_json("Anna", main={"emergency": "nbn"}), 422,
          "emergency card of another corporation: Anna plays nbn, whose card is not Anna's"),
-        (dict(deal_json("Anna"), main=""), 400, "move.main: is missing"),
+        (dict(deal_json("Anna"), main=""), 400, "Main offer: is missing"),
         (dict(deal_json("Anna"), support="[oops"), 400, "Support: the field does not hold valid JSON"),
-        (dict(deal_json("Anna"), extra="[1]"), 400, "move.extra: must be an object, got [1]"),
-        (dict(deal_json("Anna"), counteroffers='{"player": "Boris"}'), 400, "move.counteroffers: must be a list"),
-        (dict(deal_json("Anna"), main='"Security"'), 400, "move.main: must be an object"),
+        (dict(deal_json("Anna"), extra="[1]"), 400, "Extra support: must be an object, got [1]"),
+        (dict(deal_json("Anna"), counteroffers='{"player": "Boris"}'), 400, "Counteroffers: must be a list"),
+        (dict(deal_json("Anna"), main='"Security"'), 400, "Main offer: must be an object"),
     ]
+    # a malformed field is named by its label on the screen, never by the record's key (issue 20)
     for fields, status, message in cases:
         page = move_post(client, table_id, "deal", dict(fields, after=0))
         assert page.status == status, (message, page.status, page.error)

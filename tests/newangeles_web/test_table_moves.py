@@ -102,7 +102,7 @@ def test_the_end_of_a_round_and_its_refusals(app, client):
     assert page.has_form("/move/deal") is False and page.has_form("/move/end_round")
     form = page.form("/move/end_round")
     missing = submit(client, form, **{"production-energy": 2})
-    assert missing.status == 422 and "next_assets missing: the asset cards for S2 are needed" in missing.error
+    assert missing.status == 422 and "Asset cards for the next round missing: the asset cards for S2 are needed" in missing.error
     assert 'value="2"' in missing.html
     negative = submit(client, form, **{"production-energy": "x"})
     assert negative.status == 400

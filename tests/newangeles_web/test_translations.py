@@ -17,6 +17,7 @@ from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 
 from facilitator import i18n
+from facilitator.games.newangeles import GAME as GAME_PACKAGE
 from facilitator.games.newangeles.words import event_line
 from facilitator.rules.newangeles import default_pack
 
@@ -184,3 +185,43 @@ def test_a_refusal_and_a_screen_in_swedish_and_in_russian(app):
     # an unknown language falls back to the game's own, English
     other = organizer_browser(app, lang="fi")
     assert 'lang="en"' in other.get(f"/na/table/{table_id}").get_data(as_text=True)
+
+
+#: the record's keys a refusal used to show on the screens (issue 20): the fields' labels stand there
+JSON_KEYS = re.compile(r"\b(assets_left|override_reason|extra_reason|next_assets|next_demand|event_threat|"
+                       r"first_player|remove_assets|end_round|demand_round)\b")
+
+
+@pytest.mark.parametrize("locale", ("en",) + LOCALES)
+def test_no_engine_refusal_shows_a_records_key_on_the_screens(locale):
+    """Every engine refusal in every language of the game words its fields by their labels on the
+    screens (English too: ``translations/en`` words the engine's English for the screens)."""
+    leaks = []
+    with i18n.use_locale(locale):
+        for template, where in engine_templates().items():
+            text = i18n.gettext(template)
+            if JSON_KEYS.search(re.sub(r"\{[^}]*\}", "", text)):  # the words, not the {placeholders}
+                leaks.append(f"{where}: {text!r}")
+    assert not leaks, "\n".join(leaks)
+
+
+def test_swedish_refusals_name_the_fields_by_their_labels_with_the_numbers(app):
+    from tests.conftest import organizer_browser
+    from tests.newangeles_web.helpers import deal_json, move_post, seated
+    client = organizer_browser(app, lang="sv")
+    table_id = seated(app, client)
+    negative = move_post(client, table_id, "adjust", {"after": 0, "reason": "korteffekt", "assets_left": -9})
+    assert negative.status == 422
+    assert "Tillgångskort kvar skulle bli -6: 3 kvar, ändrat med -9; det kan inte bli under 0" in negative.error
+    override = move_post(client, table_id, "deal", deal_json("Anna", counters=["Boris"], support=[("Vera", "main", 2)],
+                                                             after=0, winner="counter"))
+    assert override.status == 422
+    assert "utan skäl för ändringen" in override.error and "override_reason" not in override.error
+    # a field that is not there is named by its label, not left as a bare «saknas»
+    missing = move_post(client, table_id, "capital", {"after": 0, "player": "Anna", "reason": "event"})
+    assert missing.status == 400 and "Belopp: ett tal behövs" in missing.error
+    errors = GAME_PACKAGE.error_text
+    with i18n.use_locale("sv"):
+        from facilitator.rules.errors import MalformedError
+        assert errors(MalformedError("move.counteroffers[1].player", "is missing")) == "Motförslag 2, Spelare: saknas"
+        assert errors(MalformedError("move.asset", "is missing")) == "Tillgångskort: saknas"

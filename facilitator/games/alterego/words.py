@@ -566,8 +566,13 @@ def _undone_rows(undone, pack):
         elif at:
             at = words.format_datetime(at)
         rows.append(UndoneRow(move=move_line(move, pack), kind=_(TAKE_BACK.get(kind, TAKE_BACK["undo"])),
-                              at=at or "", by=by or ""))
+                              at=at or "", by=_(AUTHORS[by]) if by in AUTHORS else by or ""))
     return rows
+
+
+#: who wrote a log row, as the log stores it (``MoveRow.author``: None is the host's screen), in words
+AUTHORS = {"api": N_("a program, through the API"), "organizer": N_("the organizer"),
+           "import": N_("an imported record")}
 
 
 def build_protocol(game, undone=None, event=None, event_date=None, now=None):
@@ -598,8 +603,13 @@ def build_protocol(game, undone=None, event=None, event_date=None, now=None):
                 line = event_line(e, pack)
                 if line:
                     lines.append(line)
-            proto.seasons.append({"number": result.number, "turn": turn, "from": season,
-                                  "to": None if result.finished else result.season, "lines": lines})
+            to = None if result.finished else result.season
+            if proto.seasons and move.type == "react" and (proto.seasons[-1]["to"], season) == (to, to):
+                # a reaction to the season card re-states its start effects: one row, as they stand now
+                proto.seasons[-1]["lines"] = lines
+            else:
+                proto.seasons.append({"number": result.number, "turn": turn, "from": season, "to": to,
+                                      "lines": lines})
         if result.checks:
             proto.checks.append({"number": result.number, "turn": turn, "player": current,
                                  "lines": _fold_checks([e for e in result.events

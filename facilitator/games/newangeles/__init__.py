@@ -54,9 +54,17 @@ class NewAngeles(GamePackage):
                  type=move_type_label(json.loads(row.data).get("type", "")))
 
     def error_text(self, err, pack=None):
+        """A refusal in the screen's words: a malformed field named by its label on the screen
+        («Tillgångskort: saknas»), never by the record's key."""
         from facilitator.i18n import describe_error, translate_error
-        from facilitator.rules.errors import IllegalMoveError
-        return translate_error(err) if isinstance(err, IllegalMoveError) else describe_error(err)
+        from facilitator.rules.errors import IllegalMoveError, MalformedError, ReplayError
+        if isinstance(err, IllegalMoveError):
+            return translate_error(err)
+        if isinstance(err, MalformedError) and not isinstance(err, ReplayError) and err.path:
+            from facilitator.games.newangeles.words import path_label
+            where = path_label(err.path)
+            return f"{where}: {translate_error(err)}" if where else translate_error(err)
+        return describe_error(err)
 
     # ----- the event: no team score, the winners of each table (RULES.md §8) ---------------------
     announces = "tables"

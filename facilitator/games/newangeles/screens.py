@@ -18,7 +18,7 @@ import json
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from facilitator import services
-from facilitator.i18n import describe_error, translate_error
+from facilitator.i18n import translate_error
 from facilitator.i18n import gettext as _
 from facilitator.i18n import ngettext
 from facilitator.games.newangeles.words import corp_label, describe_next, event_lines, reason_label, resource_label, reveal_rows
@@ -127,7 +127,7 @@ def _preview(game, state, active):
         except IllegalMoveError as err:
             first_error = first_error or translate_error(err)
         except MalformedError as err:
-            first_error = first_error or describe_error(err)
+            first_error = first_error or GAME.error_text(err)  # the field by its label
     return None, first_error
 
 
@@ -545,7 +545,7 @@ def setup(table_id):
                 if field.endswith("-rival") and seat is not None and int(seat) in kept:
                     message = _("the sealed rival card does not fit this table any more: enter it again")
                 else:
-                    message = describe_error(err) if isinstance(err, MalformedError) else translate_error(err)
+                    message = GAME.error_text(err) if isinstance(err, MalformedError) else translate_error(err)
                 problems = {field: [message]}
             except services.SetupLocked:
                 flash(_("A move was recorded on another device meanwhile: the setup cannot change any more. "

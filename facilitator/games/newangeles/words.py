@@ -56,6 +56,28 @@ def reason_label(reason):
     return labels.get(reason, reason)
 
 
+def path_label(path):
+    """Where a malformed field sits, as the host reads it: ``move.counteroffers[1].player`` is
+    «Counteroffers 2, Player», ``setup.players[0].capital`` «Player 1, Capital» (the labels of the
+    screens' fields, ``screens.field_label``), never the record's JSON keys."""
+    import re
+
+    from facilitator.games.newangeles.screens import field_label
+    extra = {"players": _("Player"), "name": _("Name"), "corp": _("Corporation"), "rival": _("Rival card"),
+             "threat": _("Threat"), "demand": _("Demand card"), "supply": _("Supply"), "winner": _("Winner"),
+             "emergency": _("Emergency card"), "card": _("action card"), "cards": _("Support"),
+             "offer": _("Support"), "first_player": _("First player"), "assets": _("Asset cards")}
+    parts = []
+    for key, index in re.findall(r"([^.\[\]]+)(?:\[(\d+)\])?", path or ""):
+        if key in ("move", "setup"):
+            continue
+        label = field_label(key) if field_label(key) != key else extra.get(key, key)
+        if parts and parts[-1].split(" ", 1)[0] == label:
+            continue
+        parts.append(f"{label} {int(index) + 1}" if index else label)
+    return ", ".join(parts)
+
+
 def offer_text(pack, offer):
     """An offer as the table said it: the action card's text, or a corporation's emergency card."""
     if not offer:

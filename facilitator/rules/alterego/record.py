@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from ..errors import MalformedError, PackError, RulesError
 from ..bounds import MAX_MOVES
-from ..errors import ReplayError
+from ..errors import ReplayError, read_moves
 from ..packcache import read_once
 from .game import Game
 from .moves import read_move
@@ -87,7 +87,7 @@ def read_record(data):
         raise MalformedError("moves", "must be a list of moves")
     if len(moves) > MAX_MOVES:
         raise MalformedError("moves", "must list at most {limit} items, got {count}", limit=MAX_MOVES, count=len(moves))
-    moves = [read_move(m, f"moves[{i}]", strict=False) for i, m in enumerate(moves)]  # unknown keys: ignored
+    moves = read_moves(moves, lambda m, path: read_move(m, path, strict=False))  # unknown keys: ignored
     return Record(table=table, pack=pack, setup=setup, moves=moves,
                   extra={k: v for k, v in data.items() if k not in _KNOWN}, raw_content=content,
                   raw_players=list(data["players"]))

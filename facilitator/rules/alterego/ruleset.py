@@ -10,7 +10,7 @@ from .standings import standings, table_ranking, table_standing
 from ..registry import Ruleset
 
 __all__ = ["read_pack", "default_pack_data", "read_setup", "setup_json", "new_game", "read_move",
-           "read_record", "make_record", "replay", "table_standing", "standings", "event_ranking"]
+           "read_record", "make_record", "replay", "table_standing", "standings", "event_ranking", "schemas"]
 
 
 def read_setup(value, path=""):
@@ -44,6 +44,13 @@ def event_ranking(tables):
                 "influence": max((p["influence"] for p in t["players"]), default=0),
                 "finished": t["finished"], "ended_by": t.get("ended_by")} for t in tables]
     return {"teams": [], "individuals": table_ranking(tables), "ranked_by": "influence", "winners": winners}
+
+
+def schemas():
+    """This game's move and table state as JSON Schema (``schema.schemas``), for the API's
+    OpenAPI document."""
+    from .schema import schemas as declared
+    return declared()
 
 
 #: this game as a ruleset of the registry (its game package names it: ``facilitator.games``)

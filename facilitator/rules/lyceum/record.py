@@ -5,7 +5,7 @@ A record carries its content pack inline so it replays the same anywhere, years 
 
 from dataclasses import dataclass, field
 
-from ..errors import ReplayError
+from ..errors import ReplayError, read_moves
 from ..packcache import read_once
 from ..errors import MalformedError, PackError, RulesError, SetupError
 from .fields import MAX_MOVES, MAX_NAME, MAX_PLAYERS_LISTED, check_text, read_list, read_object, require, shown
@@ -67,7 +67,7 @@ def read_record(data):
     raw_players = read_list(require(data, "players", ""), "players", MAX_PLAYERS_LISTED)
     players = [read_player(p, f"players[{i}]") for i, p in enumerate(raw_players)]
     moves = read_list(require(data, "moves", ""), "moves", MAX_MOVES)
-    moves = [read_move(m, f"moves[{i}]", strict=False) for i, m in enumerate(moves)]  # unknown keys: ignored
+    moves = read_moves(moves, lambda m, path: read_move(m, path, strict=False))  # unknown keys: ignored
     extra = {k: v for k, v in data.items() if k not in _KNOWN}
     return Record(table=table, pack=pack, players=players, moves=moves, extra=extra, raw_content=content,
                   raw_players=list(raw_players))

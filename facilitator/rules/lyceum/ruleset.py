@@ -16,7 +16,7 @@ from .standings import individual_ranking, ranking_rule, standings, table_standi
 from ..registry import Ruleset
 
 __all__ = ["read_pack", "default_pack_data", "sample_pack", "sample_pack_data", "read_setup", "setup_json", "new_game", "read_move",
-           "read_record", "make_record", "replay", "table_standing", "standings", "event_ranking"]
+           "read_record", "make_record", "replay", "table_standing", "standings", "event_ranking", "schemas"]
 
 
 def default_pack_data():
@@ -69,6 +69,13 @@ def event_ranking(tables):
         return {"teams": [], "individuals": [], "ranked_by": "total"}
     return {"teams": team_ranking(tables), "individuals": individual_ranking(tables),
             "ranked_by": ranking_rule(tables)}
+
+
+def schemas():
+    """This game's move and table state as JSON Schema (``schema.schemas``), for the API's
+    OpenAPI document."""
+    from .schema import schemas as declared
+    return declared()
 
 
 #: this game as a ruleset of the registry (its game package names it: ``facilitator.games``)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..errors import MalformedError, PackError, RulesError
 from ..bounds import MAX_MOVES
-from ..errors import ReplayError
+from ..errors import ReplayError, read_moves
 from ..packcache import read_once
 from .fields import read_list, read_object, read_text, require
 from .game import Game
@@ -67,7 +67,8 @@ def read_record(data):
         raise MalformedError(path, "{problem}{more}", problem=first.message, more=more) from None
     setup = read_setup(data, "")
     moves = read_list(require(data, "moves", ""), "moves", MAX_MOVES)
-    moves = [read_move(m, f"moves[{i}]", strict=False) for i, m in enumerate(moves)]  # unknown keys: ignored
+    moves = read_moves(moves, lambda m, path: read_move(m, path, strict=False),  # unknown keys: ignored
+                       by={"deal": "active", "transfer": "from"})  # who a move is by, as ``Move.player``
     extra = {k: v for k, v in data.items() if k not in _KNOWN}
     return Record(table=table, pack=pack, setup=setup, moves=moves, extra=extra, raw_content=content,
                   raw_setup=data["setup"])

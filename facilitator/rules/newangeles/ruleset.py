@@ -10,7 +10,7 @@ from .standings import capital_ranking, standings, table_standing
 from ..registry import Ruleset
 
 __all__ = ["read_pack", "default_pack_data", "read_setup", "setup_json", "new_game", "read_move",
-           "read_record", "make_record", "replay", "table_standing", "standings", "event_ranking", "sealed_out"]
+           "read_record", "make_record", "replay", "table_standing", "standings", "event_ranking", "sealed_out", "schemas"]
 
 
 def read_setup(value, path="setup"):
@@ -54,6 +54,13 @@ def sealed_out(record, game):
     setup["players"] = [{k: v for k, v in p.items() if k != "rival"} for p in setup.get("players", [])]
     out["setup"] = setup
     return out
+
+
+def schemas():
+    """This game's move and table state as JSON Schema (``schema.schemas``), for the API's
+    OpenAPI document."""
+    from .schema import schemas as declared
+    return declared()
 
 
 #: this game as a ruleset of the registry (its game package names it: ``facilitator.games``)
