@@ -33,7 +33,7 @@ from facilitator.games.newangeles.forms import (EMPTY_DEAL, FormProblem, adjust_
                                setup_fields, supply_move, threat_move, transfer_move)
 
 RULESET = GAME.key
-bp = Blueprint("newangeles", __name__, url_prefix="/na", template_folder="templates")
+bp = Blueprint("newangeles", __name__, url_prefix="/na", template_folder="templates", static_folder="static")
 
 
 MOVE_KINDS = ("deal", "end_round", "demand_round", "capital", "threat", "supply", "transfer", "adjust", "finish")
