@@ -25,7 +25,8 @@ PROBE = textwrap.dedent("""
                       "PROTOCOL_WAIT_SECONDS": 120})
     client = app.test_client()
     pages = {url: client.get(url).status_code for url in ("/", "/pin", "/static/app.css", "/static/outbox.js",
-                                                          "/static/fonts/DejaVuSans.ttf", "/favicon.ico")}
+                                                          "/static/fonts/DejaVuSans.ttf", "/favicon.ico",
+                                                          "/ae/static/alterego.css", "/na/static/newangeles.js")}
     engine = app.extensions["facilitator.engine"]
     from facilitator.rules.lyceum.simulate import random_game
     from facilitator.rules.lyceum.ruleset import sample_pack
@@ -71,7 +72,8 @@ def test_a_wheel_installed_elsewhere_serves_pages_and_prints_pdfs(tmp_path):
     report = json.loads(probe.stdout.strip().splitlines()[-1])
     assert Path(report["package"]).is_relative_to(site)  # the installed copy, not the repository
     assert report["pages"] == {"/": 200, "/pin": 200, "/static/app.css": 200, "/static/outbox.js": 200,
-                               "/static/fonts/DejaVuSans.ttf": 200, "/favicon.ico": 301}
+                               "/static/fonts/DejaVuSans.ttf": 200, "/favicon.ico": 301,
+                               "/ae/static/alterego.css": 200, "/na/static/newangeles.js": 200}
     assert report["pdf"] == [200, "%PDF-"] and report["xlsx"] == [200, "PK"]
     assert report["packs"] == ["alter-ego-3", "lyceum-16-25", "new-angeles"]
     assert report["russian"]

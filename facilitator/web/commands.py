@@ -123,6 +123,18 @@ def _serve_workers(app, args):
             sock.close()
 
 
+def has_terminal():
+    """Whether a terminal can be asked (``getpass`` asks on ``/dev/tty``, the controlling
+    terminal, even when the standard input is a pipe: ``ssh host facilitator …``, ``make``)."""
+    if sys.stdin is not None and sys.stdin.isatty():
+        return True
+    try:
+        os.close(os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY))
+    except OSError:
+        return False
+    return True
+
+
 def cmd_organizer_password(args):
     """Set the organizer's password (stored hashed): from --password, the environment
     variable FACILITATOR_ORGANIZER_PASSWORD, or typed twice at the prompt. Every organizer
@@ -130,8 +142,9 @@ def cmd_organizer_password(args):
     from facilitator import services
     password = args.password or os.environ.get("FACILITATOR_ORGANIZER_PASSWORD")
     if not password:
-        if not sys.stdin.isatty():
-            print("organizer-password: give --password or set FACILITATOR_ORGANIZER_PASSWORD", file=sys.stderr)
+        if not has_terminal():
+            print("organizer-password: no terminal to ask on: give --password or set "
+                  "FACILITATOR_ORGANIZER_PASSWORD", file=sys.stderr)
             return 2
         password = getpass.getpass("New organizer password: ")
         if password != getpass.getpass("Again: "):
@@ -180,7 +193,7 @@ def register(sub):
     p = sub.add_parser("serve", help="run the app for the tablets on this network (waitress: one process, or "
                                      "--workers of it)")
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
     p.add_argument("--threads", type=int, default=8)
     p.add_argument("--workers", type=int, default=1,
                    help="server processes sharing the port (Linux, macOS); 2–4 for a big event, each with "

@@ -116,11 +116,15 @@ def _event_or_404(s, event_id):
 
 
 def _on_localhost():
-    """The links and QR codes made for the tablets would name this machine's own address (the
-    dashboard opened through it without a public address, or a public address that is itself
-    one: ``serve --host 127.0.0.1``, or no network found at start): no tablet could open them."""
+    """Whether the links and QR codes made for the tablets would name this machine's own address,
+    which no tablet can open, and why: "page" (the dashboard opened through it, no public address
+    set), "public" (the public address set is itself one: ``serve --host 127.0.0.1``, or no
+    network found at start), else None. A public address that tablets can open is never warned
+    about, whatever address the dashboard is open at."""
     from urllib.parse import urlsplit
-    return (urlsplit(public_base()).hostname or "") in ("127.0.0.1", "localhost", "::1")
+    if (urlsplit(public_base()).hostname or "") not in ("127.0.0.1", "localhost", "::1"):
+        return None
+    return "public" if current_app.config.get("PUBLIC_URL") else "page"
 
 
 @bp.get("/events/<int:event_id>")

@@ -37,22 +37,35 @@ def version(folder, filename):
     return _digest(path, stat.st_mtime_ns, stat.st_size)
 
 
+def folder_of(app, endpoint):
+    """The folder an endpoint serves static files from: the app's ``static``, or a blueprint's
+    ``<name>.static`` (a game's own files, ``games/<game>/static``); None for any other endpoint."""
+    if endpoint == "static":
+        return app.static_folder
+    name, dot, rest = (endpoint or "").rpartition(".")
+    if dot and rest == "static" and name in app.blueprints:
+        return app.blueprints[name].static_folder
+    return None
+
+
 def install(app):
-    """Every ``url_for('static', ...)`` carries the file's hash; the file asked for by it is kept."""
+    """Every ``url_for('static', ...)`` (or a game's ``url_for('<game>.static', ...)``) carries
+    the file's hash; the file asked for by it is kept."""
 
     @app.url_defaults
     def _versioned(endpoint, values):
-        if endpoint == "static" and "filename" in values and "v" not in values:
-            current = version(app.static_folder, values["filename"])
+        if "filename" in values and "v" not in values and (folder := folder_of(app, endpoint)):
+            current = version(folder, values["filename"])
             if current:
                 values["v"] = current
 
     @app.after_request
     def _kept(response):
-        if (request.endpoint == "static" and response.status_code in (200, 304) and request.args.get("v")
-                and request.args["v"] == version(app.static_folder, (request.view_args or {}).get("filename", ""))):
+        folder = folder_of(app, request.endpoint)
+        if (folder and response.status_code in (200, 304) and request.args.get("v")
+                and request.args["v"] == version(folder, (request.view_args or {}).get("filename", ""))):
             response.headers["Cache-Control"] = f"public, max-age={KEEP_SECONDS}, immutable"
         return response
 
 
-__all__ = ["install", "version", "KEEP_SECONDS"]
+__all__ = ["install", "version", "folder_of", "KEEP_SECONDS"]

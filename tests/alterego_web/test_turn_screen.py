@@ -121,11 +121,13 @@ def test_pending_choices_are_listed_and_only_their_answers_offered(app, host, ta
     assert "Season 2 of 4 · Spring fatigue" in page.text
 
 
-def test_the_last_move_is_shown_whole(app, host, table):
+def test_the_last_move_is_said_once_and_shown_whole(app, host, table):
     play(host, app, table, "draw", player="Aino")
-    page = turn(host, table)
+    page = turn(host, table)  # the screen right after the move: its lines once, in the confirmation
     assert "Aino: hand 5 → 7" in " ".join(page.messages("ok"))
-    assert '<div class="last" data-last>' in page.html and "#1 Aino draws 2 cards" in page.text
+    assert "data-last" not in page.html and page.text.count("#1 Aino draws 2 cards") == 1
+    page = turn(host, table)  # looked at again: the last move under the actions
+    assert '<div class="last" data-last>' in page.html and page.text.count("#1 Aino draws 2 cards") == 1
 
 
 def test_the_finnish_screen_is_the_default_and_english_and_russian_are_offered(app, client, table):

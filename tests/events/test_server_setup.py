@@ -78,6 +78,34 @@ def test_organizer_password_stores_a_hash_and_the_password_signs_in(app, db_url,
     assert not check_password_hash(stored_hash(app), "Лицей-2026!")
 
 
+def test_organizer_password_asks_on_the_terminal_even_when_stdin_is_not_one(app, db_url, monkeypatch, capsys):
+    """Issue 20 item 7: the README's ``facilitator organizer-password`` (no --password, no
+    environment) asks twice on the terminal, as ``getpass`` does through /dev/tty, whatever the
+    standard input is; with no terminal at all it says how else to give it."""
+    import getpass
+
+    from facilitator.web import commands
+    monkeypatch.setenv("DATABASE_URL", db_url)
+    monkeypatch.delenv("FACILITATOR_ORGANIZER_PASSWORD", raising=False)
+    answers = iter(["typed-at-the-terminal", "typed-at-the-terminal"])
+    monkeypatch.setattr(getpass, "getpass", lambda prompt="": next(answers))
+    monkeypatch.setattr(commands, "has_terminal", lambda: True)
+    assert not __import__("sys").stdin.isatty()  # pytest's stdin, as a pipe would be
+    assert main(["organizer-password"]) == 0
+    assert signs_in(app, "typed-at-the-terminal")
+    monkeypatch.setattr(commands, "has_terminal", lambda: False)
+    assert main(["organizer-password"]) == 2
+    assert "no terminal to ask on" in capsys.readouterr().err
+    assert signs_in(app, "typed-at-the-terminal")
+
+
+def test_serve_help_names_the_default_port(capsys):
+    import pytest as _pytest
+    with _pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    assert "default: 8000" in " ".join(capsys.readouterr().out.split())
+
+
 def test_the_first_serve_prints_a_generated_password_and_later_ones_do_not(app, db_url, monkeypatch, capsys):
     from facilitator.web import server
     served = []

@@ -295,7 +295,7 @@ ILLEGAL = [
     ("a rival repeated", ended, finish(**dict(ALL_RIVALS, Boris="nbn")), "D14", "rival_repeated",
      "rival repeated: nbn for Anna and Boris"),
     ("a rival contradicting setup", sealed_end, finish(**dict(ALL_RIVALS, Boris="nbn", Anna="haas-bioroid")), "D22",
-     "rival_contradicts_setup", "rival contradicting setup: Boris's rival is nbn in finish but haas-bioroid in setup"),
+     "rival_contradicts_setup", "rival contradicting setup: Boris's rival nbn in finish is not the card sealed at setup"),
     ("a rival missing", ended, finish(Anna="nbn", Boris="haas-bioroid", Vera="federalist"), "D30", "rival_missing",
      "finish misses the rival of Dmitri"),
     ("a rival of an unknown player", ended, finish(**dict(ALL_RIVALS, Olga="weyland")), "§2", "unknown_player",

@@ -71,7 +71,7 @@ REFUSED = [
     ("rival not in play", _player(0, rival="weyland"), "D14", "rival_not_in_play",
      "rival not in play: Anna's rival weyland"),
     ("rival repeated", setup_data(rivals={"Anna": "nbn", "Vera": "nbn"}), "D14", "rival_repeated",
-     "rival repeated: nbn for Anna and Vera"),
+     "rival repeated: nbn is dealt to two players"),
     ("first player not at the table", _with(first_player="Olga"), "§2", "first_player_unknown",
      "first player Olga is not at the table"),
     ("threat 25", _with(threat=25), "D12", "threat_range", "threat 25 must be 0 to 24"),

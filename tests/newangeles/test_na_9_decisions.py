@@ -10,6 +10,8 @@ import sys
 
 import pytest
 
+from facilitator.rules.errors import IllegalMoveError
+
 from facilitator.rules.newangeles import (MalformedError, ReplayError, SetupError, default_pack_data, read_move,
                                           read_pack, read_record, read_setup, replay, standings, table_standing)
 from facilitator.rules.newangeles import Game
@@ -193,6 +195,28 @@ def test_d22_hidden_until_finish_and_sealed_rivals_must_agree():
     assert table_standing(game)["winners"] == [] and table_standing(game)["losers"] == []
     refused(game, finish(Anna="nbn", Boris="jinteki", Vera="globalsec", Dmitri="federalist"), "D22",
             "rival_contradicts_setup")
+
+
+@pytest.mark.parametrize("rivals", [
+    {"Anna": "federalist", "Boris": "jinteki", "Dmitri": "nbn"},  # Anna's card is Vera's sealed one
+    {"Anna": "nbn", "Boris": "jinteki", "Dmitri": "federalist"},  # Dmitri's, found at Vera's seat
+])
+def test_d22_a_refused_finish_never_says_whose_card_a_sealed_one_is(rivals):
+    game = ended_by_threat(make_game(rivals={"Vera": "federalist"}))
+    with pytest.raises(IllegalMoveError) as err:
+        game.apply(finish(**rivals))
+    assert err.value.code == "rival_repeated"
+    named = next(n for n, r in rivals.items() if r == "federalist")
+    assert err.value.message == f"rival repeated: {named}'s rival federalist is sealed at setup for another player"
+    assert "Vera" not in err.value.message and "Vera" not in err.value.params.values()
+
+
+def test_d22_a_finish_contradicting_a_sealed_card_does_not_show_it():
+    game = ended_by_threat(make_game(rivals={"Vera": "federalist"}))
+    with pytest.raises(IllegalMoveError) as err:
+        game.apply(finish(Anna="nbn", Boris="jinteki", Vera="globalsec", Dmitri="haas-bioroid"))
+    assert err.value.message == "rival contradicting setup: Vera's rival globalsec in finish is not the card sealed at setup"
+    assert "federalist" not in err.value.message and "federalist" not in err.value.params.values()
 
 
 def test_d23_board_effects_are_entered_only_the_demand_threat_is_derived():

@@ -123,3 +123,45 @@ def test_the_record_download_and_the_api_leave_the_sealed_rivals_out_until_the_r
         assert "federalist" not in json.dumps(data["setup"]).lower()  # (Boris's rival is a corporation)
     # while the host's own copy of the log keeps them for the reveal
     assert load(app, table_id).setup.sealed_rivals() == {"Vera": "federalist", "Boris": "nbn"}
+
+
+def _edit(client, table_id, **changes):
+    """The setup form as drawn for the table, posted with ``changes``."""
+    form = get(client, f"/na/table/{table_id}/setup").forms[-1]
+    return post(client, f"/na/table/{table_id}/setup", dict(form.fields, **changes))
+
+
+def test_a_sealed_rival_is_never_told_by_a_refusal_nor_overwritten_by_a_guess(app, client):
+    """Issue 20 item 8: before the first move a refusal may say that the setup conflicts with a
+    sealed card, never whose card is what; a choice alone never replaces a seat's sealed card."""
+    table_id = seated(app, client, rivals={"Vera": "federalist", "Boris": "nbn"})  # Vera seat 2, Boris seat 1
+    sealed = {"Vera": "federalist", "Boris": "nbn"}
+    # Anna (seat 0) given the card sealed for Vera: refused at Anna's seat, naming neither Vera nor the holder
+    page = _edit(client, table_id, **{"players-0-rival": "federalist"})
+    assert page.status == 400
+    said = errors_for(page, "players-0-rival")
+    assert said == ["This rival card conflicts with a card sealed for another seat (sealed cards are not shown)"]
+    assert not errors_for(page, "players-2-rival") and "Vera" not in " ".join(said)
+    # the same with Dmitri (seat 3, after Vera): still said at the seat typed, never at Vera's
+    page = _edit(client, table_id, **{"players-3-rival": "federalist"})
+    assert errors_for(page, "players-3-rival") and not errors_for(page, "players-2-rival")
+    assert load(app, table_id).setup.sealed_rivals() == sealed
+    # a guess at a sealed seat (right or wrong) is refused without saying which, and replaces nothing
+    for guess in ("federalist", "jinteki"):
+        page = _edit(client, table_id, **{"players-2-rival": guess})
+        assert page.status == 400
+        assert errors_for(page, "players-2-rival") == [
+            "A rival card is sealed for this seat: tick «Replace the sealed card» to replace it, or leave the "
+            "choice empty to keep it"]
+        assert load(app, table_id).setup.sealed_rivals() == sealed
+    # a corporation changed so that a sealed card no longer fits: said for the setup, not for a seat
+    page = _edit(client, table_id, **{"players-1-corp": "weyland"})  # nobody plays nbn now, Boris's sealed card
+    assert page.status == 400
+    said = ("The setup conflicts with a rival card sealed before. Nothing was saved. Sealed cards are not shown: "
+            "change the setup back, or enter every rival card again.")
+    assert said in page.text and not [f for f in page.html.split('data-error-for="')[1:] if f.split('"')[0].endswith("-rival")]
+    assert load(app, table_id).setup.sealed_rivals() == sealed
+    # replacing a sealed card is a choice of its own
+    page = _edit(client, table_id, **{"players-2-rival": "jinteki", "players-2-replace_rival": "1"})
+    assert page.status == 303
+    assert load(app, table_id).setup.sealed_rivals() == {"Vera": "jinteki", "Boris": "nbn"}

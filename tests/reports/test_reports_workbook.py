@@ -217,7 +217,7 @@ def test_log_sheet_has_a_frozen_header_a_filter_and_printed_titles(book):
 
 
 # ----- results sheet -------------------------------------------------------------------------------
-def test_results_sheet_has_the_bonus_the_declaration_check_and_places(book):
+def test_results_sheet_has_the_bonus_the_declaration_check_and_places(book, game):
     ws = book["Итоги"]
     header = find_row(ws, "Место")
     cols = header_columns(ws, header)
@@ -225,6 +225,10 @@ def test_results_sheet_has_the_bonus_the_declaration_check_and_places(book):
     assert [ws.cell(first + i, 2).value for i in range(3)] == ["Аня", "Борис", "Вика"]  # by place
     assert [ws.cell(first + i, 1).value for i in range(3)] == [1, 2, 2]
     anya, boris, vika = first, first + 1, first + 2
+    # the character by its name, as the setup block and the PDF show it, never its code alone
+    names = [game.pack.characters_by_code[game.players[n].character].name for n in ("Аня", "Борис", "Вика")]
+    assert [ws.cell(first + i, cols["Персонаж"]).value for i in range(3)] == names
+    assert not {game.players[n].character for n in ("Аня", "Борис", "Вика")} & set(names)
     assert ws.cell(anya, cols["Опыт"]).value == 800
     assert ws.cell(anya, cols["Бонус"]).value == 300
     assert ws.cell(anya, cols["Итоговый XP"]).value == 1100

@@ -524,7 +524,14 @@ def test_the_dashboard_warns_when_opened_through_localhost_without_a_public_addr
     # the server found no network at start (or was told --host 127.0.0.1): its public address is
     # this machine's own, and the sheets would carry it whatever address the dashboard is open at
     app.config["PUBLIC_URL"] = "http://127.0.0.1:8000"
-    assert "data-localhost" in client.get(url, base_url=lan).get_data(as_text=True)
+    page = client.get(url, base_url=lan).get_data(as_text=True)
+    # said as it is: the public address set is the machine's own, not the page's address
+    assert 'data-localhost="public"' in page and "http://127.0.0.1:8000" in page
+    assert "This page is open through" not in page
+    # a public address tablets can open: never a warning, whatever address the dashboard is open at
+    app.config["PUBLIC_URL"] = "https://play.example.org"
+    for base in (local, lan):
+        assert "data-localhost" not in client.get(url, base_url=base).get_data(as_text=True)
 
 
 @pytest.mark.parametrize("options, environment, lan, expected", [

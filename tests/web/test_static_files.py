@@ -3,6 +3,7 @@ loads the new screen only, not the screen and a revalidation of every script and
 a new release's files get new names, so no tablet keeps an old script."""
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -52,3 +53,31 @@ def test_the_name_changes_with_the_content(tmp_path):
     before = version(str(tmp_path), "app.js")
     script.write_text("let a = 2; // a new release")
     assert version(str(tmp_path), "app.js") not in (None, before)
+
+
+def test_a_games_own_files_are_served_from_its_package_by_their_content(app, client):
+    """Each game's stylesheets and scripts live in its package (``games/<game>/static``, served by
+    its blueprint); facilitator/static keeps only what every page shares."""
+    from facilitator import games
+    from facilitator.web import PACKAGE
+    from facilitator.web.static_files import folder_of
+    shared = {p.name for p in (PACKAGE / "static").iterdir()}
+    served = 0
+    for game in games.registered():
+        own = Path(game.folder) / "static" if game.folder else None
+        if not own or not own.is_dir():
+            continue
+        blueprint = next(bp for bp in app.blueprints.values() if bp.static_folder and Path(bp.static_folder) == own)
+        for path in own.iterdir():
+            assert path.name not in shared, f"{path.name} is both {game.key}'s and shared"
+            with app.test_request_context():
+                from flask import url_for
+                url = url_for(f"{blueprint.name}.static", filename=path.name)
+            assert url.endswith(f"/static/{path.name}?v={version(str(own), path.name)}")
+            response = client.get(url)
+            assert response.status_code == 200 and response.data == path.read_bytes()
+            assert response.headers["Cache-Control"] == f"public, max-age={KEEP_SECONDS}, immutable"
+            assert folder_of(app, f"{blueprint.name}.static") == str(own)
+            served += 1
+    assert served >= 3  # Alter Ego's stylesheet, New Angeles' stylesheet and script at least
+    assert not {"alterego.css", "newangeles.css", "newangeles.js"} & shared

@@ -47,12 +47,24 @@ def test_every_player_panel_follows_the_game(host, table):
     assert panels["Вика"]["turn"]
 
 
+def test_a_correction_at_the_start_of_a_round_keeps_that_round_while_its_sp_are_allocated(host, table):
+    """Issue 20 item 7: an adjust that causes a level-up at the start of round 5 shows round 5
+    (not round 4) until the free SP are allocated."""
+    app = host.application
+    pass_until(app, table, lambda g: g.upcoming() == (5, 0) and not g.pending())
+    assert "Round 5 of 10" in turn_page(host, table)
+    record(app, table, Move("adjust", player="Борис", xp=400, reason="подсчёт на бумаге"))
+    assert load(app, table).game.next()["expects"] == "allocate"
+    page = turn_page(host, table)
+    assert "Борис: allocate" in page and "Round 5 of 10" in page and "Round 4 of 10" not in page
+
+
 def test_pending_sp_block_every_other_move_and_say_why(host, table):
     record(host.application, table, Move("rest", player="Аня"),
            Move("adjust", player="Аня", xp=400, reason="проверка"))
     page = turn_page(host, table)
     assert "Аня: allocate 5 free SP" in page
-    assert "(rest 1, level-up 4)" in page
+    assert "(rest: 1 SP, level-up: 4 SP)" in page  # the SP each reason brings, not a level's number
     assert "Until the free SP are allocated, no other move can be made." in page
     assert "5 SP to allocate" in player_panels(page)["Аня"]["text"]
     assert offered_moves(page, table) == {"allocate", "adjust"} == legal_kinds(host.application, table)

@@ -48,7 +48,7 @@ from facilitator.web.forms import AfterForm
 
 RULESET = GAME.key
 
-bp = Blueprint("alterego", __name__, url_prefix="/ae", template_folder="templates")
+bp = Blueprint("alterego", __name__, url_prefix="/ae", template_folder="templates", static_folder="static")
 
 
 

@@ -165,7 +165,12 @@ def _context(loaded, **extra):
     kinds = {m["type"]: m for m in legal}
     nxt = game.next()
     upcoming = game.upcoming()
-    round_no = upcoming[0] if upcoming and nxt and nxt["expects"] == "main" else game.round
+    last = loaded.last_result()
+    # the round the next main move belongs to; while free SP of a main move wait, that move's
+    # round; a correction's level-up keeps the round the table stood at (the start of round 5
+    # stays round 5 while its SP are allocated)
+    corrected = last is not None and last.move.type == "adjust"
+    round_no = upcoming[0] if upcoming and nxt and (nxt["expects"] == "main" or corrected) else game.round
     new_era = game.new_era()
     players = []
     for row in standing["players"]:
@@ -176,7 +181,6 @@ def _context(loaded, **extra):
                         "deferred_title": p.deferred.card.title if p.deferred else None,
                         "is_turn": nxt is not None and nxt.get("player") == row["name"]})
     order_reason = turn_order_text(*turn_order_reason(loaded.pack, game.setup))
-    last = loaded.last_result()
     mover = game.current if game.main_done else None
     deferred = game.deferred_status(mover) if mover else None
     main = nxt["player"] if nxt and nxt["expects"] == "main" else None

@@ -20,7 +20,7 @@ last round, the XP a share gives) are taken as the engine gives them, never reco
 ``change_parts(change)``        one player's changes as parts: ``+500 XP``, ``уровень 4`` ...
 ``gain_text(name, change)``     ``Борис +200 XP (уровень 3)``: another player's gain
 ``take_back_text(kind, ...)``   an undone / voided / reopened move, who and when
-``pending_reasons(player)``     why free SP are due: ``новый уровень 2, карта 1``
+``pending_reasons(player)``     why free SP are due: ``новый уровень: 2 SP, карта: 1 SP``
 ``turn_order_text(code, p)``    why the turn order is what it is
 ``ranking_rule_text(rule)``     the team ranking rule of RULES.md 5
 ==============================  =============================================================
@@ -153,11 +153,12 @@ REASONS = {"level": "level-up", "card": "card", "rest": "rest", "share": "share"
 
 
 def pending_reasons(player):
-    """Why a player's free SP are due: ``level-up 2, card 1``."""
+    """Why a player's free SP are due: ``level-up: 2 SP, card: 1 SP`` (the SP each reason
+    brings, never read as a level's number)."""
     totals = {}
     for reason, amount in player.pending_reasons:
         totals[reason] = totals.get(reason, 0) + amount
-    return ", ".join(f"{_(REASONS.get(r, r))} {n}" for r, n in totals.items())
+    return ", ".join(_("{reason}: {n} SP", reason=_(REASONS.get(r, r)), n=n) for r, n in totals.items())
 
 
 def turn_order_text(code, params, sentence=False):

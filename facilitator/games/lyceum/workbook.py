@@ -316,9 +316,12 @@ def _results_sheet(sheet, p):
         sheet.put(first, tail_col + k, label, "head")
         sheet.put(first + 1, tail_col + k, "", "head2")
     sheet.row = first + 2
+    # the character by its name, as the setup block and the PDF show it (a code alone says nothing)
+    characters = {r.name: r.character_name for r in p.players}
     for r in p.results_by_place:
-        values = [r.place, r.name, r.character, r.xp, r.level, r.declared if r.declared else _("not declared")]
-        styles = ["center", "name", "center", "int", "center", "center"]
+        values = [r.place, r.name, characters.get(r.name) or r.character, r.xp, r.level,
+                  r.declared if r.declared else _("not declared")]
+        styles = ["center", "name", "text", "int", "center", "center"]
         checks = {c.skill: c for c in r.checks}
         for s in SKILLS:
             c = checks.get(s)

@@ -352,7 +352,13 @@ def setup_fields(form, resources, sealed):
         if capital is None and not problems.get(prefix + "capital"):
             note(prefix + "capital", _("enter the capital read off the board"))
         player = {"name": name, "corp": corp, "capital": capital if capital is not None else 0, "seat": i}
-        if rival:
+        if rival and sealed.get(i) and not form.get(prefix + "replace_rival"):
+            # a card sealed for this seat is never overwritten by a choice alone (nor is it said
+            # whether the choice was the sealed card)
+            note(prefix + "rival", _("A rival card is sealed for this seat: tick «Replace the sealed card» to "
+                                     "replace it, or leave the choice empty to keep it"))
+            player["rival"] = sealed[i]
+        elif rival:
             player["rival"] = rival
         elif form.get(prefix + "keep_rival") and sealed.get(i):
             player["rival"] = sealed[i]

@@ -33,7 +33,7 @@ from facilitator.games.newangeles.forms import (EMPTY_DEAL, FormProblem, adjust_
                                setup_fields, supply_move, threat_move, transfer_move)
 
 RULESET = GAME.key
-bp = Blueprint("newangeles", __name__, url_prefix="/na", template_folder="templates")
+bp = Blueprint("newangeles", __name__, url_prefix="/na", template_folder="templates", static_folder="static")
 
 
 MOVE_KINDS = ("deal", "end_round", "demand_round", "capital", "threat", "supply", "transfer", "adjust", "finish")
@@ -502,6 +502,21 @@ def _setup_error_field(err, data, seats):
             "unknown_resource": "supply" if "supply" in err.template else "demand"}.get(code, "players")
 
 
+def _sealed_conflict(err, data, seats, kept):
+    """A setup refusal about rival cards that involves a card sealed before and kept (D22): the
+    seats whose card was typed now among those involved (empty: only sealed ones), or None when
+    no sealed card is involved (the engine's own words may then be shown)."""
+    code = getattr(err, "code", None)
+    if code not in ("rival_repeated", "rival_not_in_play"):
+        return None
+    names = [p["name"] for p in data["setup"]["players"]]
+    params = getattr(err, "params", {})
+    involved = [seats[names.index(n)] for n in (params.get("other"), params.get("player")) if n in names]
+    if not any(seat in kept for seat in involved):
+        return None
+    return [seat for seat in involved if seat not in kept]
+
+
 def _setup_context(loaded, values, problems, sealed, dropped=()):
     pack = loaded.pack
     bad_seats = {int(k.split("-")[1]) for k in problems if k.startswith("players-")}
@@ -541,11 +556,17 @@ def setup(table_id):
                 services.set_players(s, table_id, setup_obj, rev=rev)
             except (SetupError, MalformedError) as err:
                 field = _setup_error_field(err, data, seats)
-                seat = field.split("-")[1] if field.startswith("players-") else None
-                if field.endswith("-rival") and seat is not None and int(seat) in kept:
-                    message = _("the sealed rival card does not fit this table any more: enter it again")
-                else:
+                involved = _sealed_conflict(err, data, seats, kept)
+                if involved is None:
                     message = GAME.error_text(err) if isinstance(err, MalformedError) else translate_error(err)
+                elif involved:  # a card typed now meets a sealed one: said at the typed seat, never whose
+                    field = f"players-{involved[-1]}-rival"
+                    message = _("This rival card conflicts with a card sealed for another seat (sealed cards "
+                                "are not shown)")
+                else:  # a sealed card no longer fits the setup: not said which, nor whose
+                    field = "players"
+                    message = _("The setup conflicts with a rival card sealed before. Nothing was saved. Sealed "
+                                "cards are not shown: change the setup back, or enter every rival card again.")
                 problems = {field: [message]}
             except services.SetupLocked:
                 flash(_("A move was recorded on another device meanwhile: the setup cannot change any more. "

@@ -880,10 +880,9 @@ class Game:
             if rival != FEDERALIST and rival not in self.by_corp:
                 raise _illegal("D14", "rival_not_in_play", "rival not in play: {player}'s rival {rival}",
                                player=p.name, rival=rival)
-            if name in sealed and sealed[name] != rival:
-                raise _illegal("D22", "rival_contradicts_setup", "rival contradicting setup: {player}'s rival is "
-                               "{rival} in finish but {sealed} in setup", player=name, rival=rival,
-                               sealed=sealed[name])
+            if name in sealed and sealed[name] != rival:  # the sealed card stays sealed (D22)
+                raise _illegal("D22", "rival_contradicts_setup", "rival contradicting setup: {player}'s rival "
+                               "{rival} in finish is not the card sealed at setup", player=name, rival=rival)
             rivals[name] = rival
         seen = {}
         for p in self.players:
@@ -891,6 +890,11 @@ class Game:
                 raise _illegal("D30", "rival_missing", "finish misses the rival of {player}", player=p.name)
             rival = rivals[p.name]
             if rival in seen:
+                hidden = [n for n in (seen[rival], p.name) if n in sealed and n not in (move.rivals or {})]
+                if hidden:  # one of the two is a card sealed at setup: whose it is stays sealed (D22)
+                    named = p.name if hidden == [seen[rival]] else seen[rival]
+                    raise _illegal("D14", "rival_repeated", "rival repeated: {player}'s rival {rival} is sealed "
+                                   "at setup for another player", player=named, rival=rival)
                 raise _illegal("D14", "rival_repeated", "rival repeated: {rival} for {other} and {player}",
                                rival=rival, other=seen[rival], player=p.name)
             seen[rival] = p.name

@@ -156,9 +156,9 @@ def check_setup(pack, setup):
             if p.rival != FEDERALIST and p.rival not in corps_in_play:
                 raise _ruled("D14", SetupError("setup", "rival_not_in_play", "rival not in play: {player}'s rival "
                                                "{rival}", player=p.name, rival=p.rival))
-            if p.rival in seen_rivals:
-                raise _ruled("D14", SetupError("setup", "rival_repeated", "rival repeated: {rival} for {other} and "
-                                               "{player}", rival=p.rival, other=seen_rivals[p.rival], player=p.name))
+            if p.rival in seen_rivals:  # rivals are sealed (D22): the text names no holder (its fields do)
+                raise _ruled("D14", SetupError("setup", "rival_repeated", "rival repeated: {rival} is dealt to two "
+                                               "players", rival=p.rival, other=seen_rivals[p.rival], player=p.name))
             seen_rivals[p.rival] = p.name
     if setup.first_player not in seen_names:
         raise _ruled("§2", SetupError("setup", "first_player_unknown", "first player {player} is not at the table",

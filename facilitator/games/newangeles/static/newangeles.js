@@ -25,6 +25,15 @@
   // ----- the deal: its JSON fields built from the screen, counted by the server ---------------------
   var deal = document.getElementById("na-deal");
   var version = 0, timer = null, busy = false, countFailed = false;
+  // the host tapped «Record» while the count was behind what was entered: count, then record
+  // what was counted (unless the count shows an error, or something changed meanwhile)
+  var recordAfterCount = null;
+
+  function recordNow() {
+    var submitter = recordAfterCount;
+    recordAfterCount = null;
+    if (submitter && !deal.querySelector("[data-deal-error]")) deal.requestSubmit(submitter);
+  }
 
   function whole(input) {
     var n = input ? parseInt(input.value, 10) : NaN;
@@ -73,6 +82,7 @@
   }
 
   function changed(delay) {
+    recordAfterCount = null;  // edited after the tap: the host sees the new count first
     foldDeal();
     version += 1;
     deal.dataset.dirty = "1";
@@ -85,7 +95,7 @@
     var data = new FormData(deal), v = version;
     if (step) data.append("step", step);
     busy = true;
-    if (navigator.onLine === false) { busy = false; countFailed = true; return; }
+    if (navigator.onLine === false) { busy = false; countFailed = true; recordNow(); return; }
     fetch(deal.dataset.compute, {method: "POST", body: data, credentials: "same-origin",
                                  headers: {"X-Requested-With": "fetch"}})
       .then(function (r) {
@@ -105,9 +115,12 @@
           old.replaceWith(copy);
         });
         foldDeal();
-        if (v === version) delete deal.dataset.dirty; else changed(150);
+        if (v === version) { delete deal.dataset.dirty; recordNow(); } else { recordAfterCount = null; changed(150); }
       })
-      .catch(function (err) { busy = false; if (!err || err.message !== "moved on") countFailed = true; });
+      .catch(function (err) {
+        busy = false;
+        if (!err || err.message !== "moved on") { countFailed = true; recordNow(); }
+      });
   }
 
   if (deal) {
@@ -181,9 +194,11 @@
     if (!form.dataset || !form.dataset.move) return;
     if (form === deal) foldDeal();
     if (form === deal && !countFailed && (deal.dataset.dirty || busy)) {
-      // the count on the screen is not the count of what was entered: count first, send next tap
+      // the count on the screen is not the count of what was entered: count first, then send
+      // (the deal's lines and its count are what the engine will be asked to record)
       ev.preventDefault();
       ev.stopImmediatePropagation();
+      recordAfterCount = ev.submitter || deal.querySelector("[data-record]");
       version += 1;
       count();
       return;
