@@ -336,8 +336,9 @@
   // ----- the host's controls -------------------------------------------------------------------
   // a double tap is one tap: the first one's move shows the outbox, which moves the screen down,
   // so the second one lands on whatever control is now under the finger (a draw link: "leave
-  // site?"). A tap at the same place within a moment of a move taken here, on another control
-  // than the one tapped, is that second tap: it does nothing.
+  // site?"; or, the screen following the queue, the next player's button). The next tap, at the
+  // same place within a moment of a move taken here, on another control than the one tapped, is
+  // that second tap: it does nothing. Any other tap first is the host's own (the shield goes).
   var lastClick = null, shield = null;
   document.addEventListener("click", function (ev) {
     var now = Date.now();
@@ -345,8 +346,10 @@
         Math.abs(ev.clientY - shield.y) < 40 && !(shield.target && shield.target.contains(ev.target))) {
       ev.preventDefault();
       ev.stopImmediatePropagation();
+      shield = null;
       return;
     }
+    if (ev.isTrusted) shield = null;
     lastClick = {x: ev.clientX, y: ev.clientY, t: now, target: ev.target};
   }, true);
   function guardTap(submitter) {
