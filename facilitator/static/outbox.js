@@ -27,7 +27,8 @@
 // game's own forms, sent through the outbox like the others. Where the answers run out (a form
 // without data-then, an undo, moves from another screen) the screen shows the game's "?"
 // position, which says so; a game without answers keeps its own screen, with the player of its
-// forms a choice. Nothing of a rule is computed here: keys are only looked up.
+// forms a choice; a game that draws no template of its start position keeps its live screen
+// there. Nothing of a rule is computed here: keys are only looked up.
 //
 // Without JavaScript the forms post as usual.
 (function () {
@@ -257,6 +258,8 @@
     if (q.some(function (e) { return e.state === "refused"; })) { showLive(); return false; }  // the real state
     if (!q.length && isOnline) { showLive(); return true; }
     var key = reached(q), template = positionOf(key);
+    // a game that draws no template for its start position: its live screen is that position
+    if (!template && key === positions.dataset.start) { showLive(); return true; }
     if (!template) { key = "?"; template = positionOf(key); }
     if (!template) { showLive(); return false; }
     if (shown && shown.dataset.positionShown === key) return true;  // as it is: what the host types stays
