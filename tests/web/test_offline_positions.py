@@ -35,7 +35,7 @@ class Positions(HTMLParser):
             (self.positions[self.key]["forms"] if self.key else self.live).append(self.form)
         elif self.form is not None and tag == "input" and a.get("type") == "hidden":
             self.form["fields"][a["name"]] = a.get("value", "")
-        elif self.form is not None and tag == "input" and a.get("type") == "radio":
+        elif self.form is not None and tag == "input" and a.get("type") == "radio" and "data-allow" in a:
             self.form["cards"][a["value"]] = json.loads(a["data-allow"])
         elif self.form is not None and tag == "select" and a.get("name") == "player":
             self.form["choose"] = True
