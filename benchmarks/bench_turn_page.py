@@ -7,7 +7,10 @@ A 4-player «16/25» table of the sample pack (``simulate.random_game``) is cut 
 rounds 1, 4 and 8 (the eras' decks differ) and stored through ``services.import_record``. For each
 cut the turn page is requested through the app in-process (Flask's test client, signed in as the
 organizer): its size in bytes, gzipped (level 6, as a web server would send it), and the median
-server time to draw it over ``--repeat`` requests after one warm-up. With ``--browser`` the app
+server time to draw it over ``--repeat`` requests after one warm-up (the engine's answers for
+the offline screens are kept per position, so this is the drawing; ``answers ms``, when the
+engine has them, is what computing them costs once per position, i.e. once per move, on top).
+With ``--browser`` the app
 is also served by waitress on a loopback port and Debian's Chromium loads each page: the median
 time from the request to the page's ``load`` event (parsing, styles and scripts) is printed too.
 """
@@ -87,7 +90,9 @@ def run(url, args, tmp):
     if args.browser:
         loads = browser_loads(app, secret, [t for _, t in tables], args.repeat)
     print("«16/25» turn page, 4 players, sample pack · in-process · median of", args.repeat)
-    print(f"{'round':>5} {'bytes':>8} {'gzip':>7} {'server ms':>10}" + (f" {'load ms':>8}" if loads else ""))
+    answers = answers_ms(engine, [t for _, t in tables], args.repeat)
+    print(f"{'round':>5} {'bytes':>8} {'gzip':>7} {'server ms':>10}" + (f" {'load ms':>8}" if loads else "")
+          + (f" {'answers ms':>11}" if answers else ""))
     for round_no, table_id in tables:
         response = client.get(f"/table/{table_id}")
         assert response.status_code == 200, response.status_code
@@ -96,8 +101,26 @@ def run(url, args, tmp):
         line = f"{round_no:>5} {len(body):>8} {len(gzip.compress(body, 6)):>7} {ms:>10.1f}"
         if loads:
             line += f" {loads[table_id]:>8.1f}"
+        if answers:
+            line += f" {answers[table_id]:>11.1f}"
         print(line)
     return 0
+
+
+def answers_ms(engine, table_ids, repeat):
+    """Median ms the engine takes for the offline answers of each table's position (none before
+    the engine had them)."""
+    try:
+        from facilitator.rules.lyceum.answers import turn_answers
+    except ImportError:
+        return {}
+    from facilitator import services
+    out = {}
+    for table_id in table_ids:
+        with services.db.session_scope(engine) as s:
+            game = services.load(s, table_id).game
+        out[table_id] = median_ms(lambda: turn_answers(game), repeat)
+    return out
 
 
 def browser_loads(app, secret, table_ids, repeat):
