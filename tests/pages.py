@@ -137,7 +137,9 @@ class Page:
         self.status = response.status_code
         self.html = response.get_data(as_text=True)
         parser = _Parser()
-        parser.feed(self.html)
+        # as a browser has it: a <template>'s content (a screen the tablet shows offline) is no
+        # part of the page until a script puts it there
+        parser.feed(re.sub(r"<template\b.*?</template>", "", self.html, flags=re.S))
         self.forms = parser.forms
         for form in self.forms:  # a form without an action posts back to its own page
             form.action = form.action or response.request.path

@@ -16,6 +16,20 @@
 // again. Several tabs share one outbox and one sender at a time; the server never records a
 // queued move twice (client ids).
 //
+// The screen follows the queue. A game's turn screen may carry the screens its next moves lead
+// to, drawn by the server from the engine's answers: <div id="positions" data-seq data-start>
+// holding one <template data-position="key"> per position the game can reach (data-turn: whose
+// turn it is there, data-banner: the round's line, data-include: another position shown under
+// it), and every move form says, in data-then (on the form, or on the button tapped, or set
+// from the chosen option's data-allow map of button value -> key), the key of the position the
+// engine says the move leads to. While the tablet is offline or moves wait, the screen shows the
+// position the last waiting move leads to (the start one when none waits): its forms are the
+// game's own forms, sent through the outbox like the others. Where the answers run out (a form
+// without data-then, an undo, moves from another screen) the screen shows the game's "?"
+// position, which says so; a game without answers keeps its own screen, with the player of its
+// forms a choice; a game that draws no template of its start position keeps its live screen
+// there. Nothing of a rule is computed here: keys are only looked up.
+//
 // Without JavaScript the forms post as usual.
 (function () {
   "use strict";
@@ -44,6 +58,8 @@
   var legacyUrl = "/api/v1/tables/" + tableId + "/moves/batch";
   var players = body.dataset.players ? JSON.parse(body.dataset.players) : [];
   var retryDelay = 2000, retryTimer = null, sending = false, leaving = false;
+  var positions = document.getElementById("positions"), live = document.querySelector("[data-position-live]");
+  var banner = document.querySelector("[data-position-banner]"), bannerText = banner ? banner.textContent : "";
 
   function say(key, n) {
     // a count in the page's language: CLDR's plural category picks the form (ход, хода, ходов)
@@ -199,6 +215,7 @@
     // sends, nor for a page it draws again itself)
     if (waiting && !leaving) window.addEventListener("beforeunload", warn);
     else window.removeEventListener("beforeunload", warn);
+    var followed = follow(q);
     var panel = document.getElementById("outbox");
     if (!panel) return;
     panel.hidden = !waiting;
@@ -214,8 +231,87 @@
                                                                  : (W.unchecked || "not checked"));
       list.appendChild(li);
     });
-    offlinePlayers();
+    if (!followed) offlinePlayers();
   }
+
+  // ----- the screen follows the queue (the game's positions, looked up by key) ----------------
+  function positionOf(key) {
+    if (!positions || key === null) return null;
+    var all = positions.querySelectorAll("template[data-position]");
+    for (var i = 0; i < all.length; i++) if (all[i].dataset.position === key) return all[i];
+    return null;
+  }
+  // the key of the position the waiting moves lead to: the last one's, when every one of them was
+  // entered on a position of this screen's answers; null when the answers ran out
+  function reached(q) {
+    var key = positions.dataset.start;
+    for (var i = 0; i < q.length; i++) {
+      if (q[i].answers !== positions.dataset.seq || !q[i].then) return null;
+      key = q[i].then;
+    }
+    return key;
+  }
+  var shown = null;
+  // true when the screen shows a position of the answers (or the live screen, nothing waiting)
+  function follow(q) {
+    if (!positions || !live) return false;
+    if (q.some(function (e) { return e.state === "refused"; })) { showLive(); return false; }  // the real state
+    if (!q.length && isOnline) { showLive(); return true; }
+    var key = reached(q), template = positionOf(key);
+    // a game that draws no template for its start position: its live screen is that position
+    if (!template && key === positions.dataset.start) { showLive(); return true; }
+    if (!template) { key = "?"; template = positionOf(key); }
+    if (!template) { showLive(); return false; }
+    if (shown && shown.dataset.positionShown === key) return true;  // as it is: what the host types stays
+    var box = document.createElement("div");
+    box.dataset.positionShown = key;
+    for (var t = template, seen = 0; t && seen < 5; t = positionOf(t.dataset.include || null), seen++) {
+      box.appendChild(t.content.cloneNode(true));
+    }
+    // the position takes the live screen's place (kept aside, whole, for when it is shown again)
+    (shown || live).replaceWith(box);
+    shown = box;
+    mark(template.dataset.turn || "", template.dataset.banner || bannerText);
+    return true;
+  }
+  function showLive() {
+    if (shown) { shown.replaceWith(live); shown = null; }
+    mark(null, bannerText);
+  }
+  function mark(player, text) {
+    document.querySelectorAll(".players [data-name]").forEach(function (el) {
+      if (player === null) el.classList.toggle("turn", el.dataset.turnNow === "1");
+      else {
+        if (el.dataset.turnNow === undefined) el.dataset.turnNow = el.classList.contains("turn") ? "1" : "0";
+        el.classList.toggle("turn", el.dataset.name === player);
+      }
+    });
+    if (banner) banner.textContent = text;
+  }
+  // an option of a position's form (a card) enables the buttons the engine allows for it, each
+  // leading where the engine said, and shows the inputs that go with it (a redistribution)
+  document.addEventListener("change", function (ev) {
+    var option = ev.target;
+    if (!option.dataset || option.dataset.allow === undefined || !option.form) return;
+    var allow = JSON.parse(option.dataset.allow);
+    option.form.querySelectorAll("button[type=submit][value]").forEach(function (b) {
+      b.disabled = !(b.value in allow);
+      if (b.value in allow) b.dataset.then = allow[b.value]; else delete b.dataset.then;
+    });
+    option.form.querySelectorAll("fieldset[data-choice]").forEach(function (f) {
+      var on = f.dataset.choice === option.value;
+      f.hidden = !on; f.disabled = !on;
+    });
+  });
+  // a search box of a position's form shows the options whose text holds what is typed
+  document.addEventListener("input", function (ev) {
+    var box = ev.target;
+    if (!box.dataset || box.dataset.filter === undefined || !box.form) return;
+    var text = box.value.trim().toLowerCase();
+    box.form.querySelectorAll("[data-search]").forEach(function (li) {
+      li.hidden = text !== "" && li.dataset.search.indexOf(text) < 0;
+    });
+  });
 
   function warn(ev) {
     if (leaving || !load().length) return undefined;
@@ -243,8 +339,9 @@
   // ----- the host's controls -------------------------------------------------------------------
   // a double tap is one tap: the first one's move shows the outbox, which moves the screen down,
   // so the second one lands on whatever control is now under the finger (a draw link: "leave
-  // site?"). A tap at the same place within a moment of a move taken here, on another control
-  // than the one tapped, is that second tap: it does nothing.
+  // site?"; or, the screen following the queue, the next player's button). The next tap, at the
+  // same place within a moment of a move taken here, on another control than the one tapped, is
+  // that second tap: it does nothing. Any other tap first is the host's own (the shield goes).
   var lastClick = null, shield = null;
   document.addEventListener("click", function (ev) {
     var now = Date.now();
@@ -252,8 +349,10 @@
         Math.abs(ev.clientY - shield.y) < 40 && !(shield.target && shield.target.contains(ev.target))) {
       ev.preventDefault();
       ev.stopImmediatePropagation();
+      shield = null;
       return;
     }
+    if (ev.isTrusted) shield = null;
     lastClick = {x: ev.clientX, y: ev.clientY, t: now, target: ev.target};
   }, true);
   function guardTap(submitter) {
@@ -278,6 +377,9 @@
     after = isNaN(after) ? baseSeq() : Math.max(after, baseSeq());
     var entry = {action: action, after: after,
                  fields: fieldsOf(form, ev.submitter, after)};
+    // where the engine said this move leads (the screen follows it while moves wait)
+    var then = (ev.submitter && ev.submitter.dataset.then) || form.dataset.then;
+    if (positions && then && form.dataset.undo === undefined) { entry.then = then; entry.answers = positions.dataset.seq; }
     if (form.dataset.undo !== undefined) entry.undo = true;
     else entry.type = form.dataset.move;
     enqueue(entry);

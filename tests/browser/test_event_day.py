@@ -600,13 +600,17 @@ def test_moves_tapped_offline_wait_and_are_recorded_once_in_order_when_the_table
     pass_for(page, "Аня", double=True)  # the first move's outbox moves the screen under the finger
     expect_waiting(page, 1, "No connection: 1 move is waiting to be sent")
     assert outbox_lines(page) == ["Аня: Pass · not checked"]
-    # the screen stays on Аня's turn; the host goes on with the next players' moves
-    choice = page.locator("form[data-move=pass] select[name=player]")
-    assert choice.locator("option").all_inner_texts() == ["Аня", "Борис", "Вика"]
+    # the screen follows the queue: Борис's turn, as the engine's answers on the page say
+    assert page.locator("h2.mover").inner_text() == "Turn of Борис"
+    assert page.locator("form[data-move=pass] input[type=hidden][name=player]").get_attribute("value") == "Борис"
     pass_for(page, "Борис")
     expect_waiting(page, 2, "No connection: 2 moves are waiting to be sent")
     adjust_for(page, "Вика", 100, "забытая карта")
     expect_waiting(page, 3, "No connection: 3 moves are waiting to be sent")
+    # a correction's outcome is not among the answers: the screen says so, the player is a choice
+    assert page.locator("[data-answers-end]").count() == 1
+    choice = page.locator("form[data-move=pass] select[name=player]")
+    assert choice.locator("option").all_text_contents() == ["Аня", "Борис", "Вика"]
     pass_for(page, "Вика", double=True)  # a double tap is one move
     expect_waiting(page, 4, "No connection: 4 moves are waiting to be sent")
     page.wait_for_timeout(300)
@@ -762,7 +766,7 @@ def test_a_refused_queued_move_stops_the_sending_with_its_reason_and_the_host_fi
     context.set_offline(True)
     pass_for(page, "Аня")
     wait_queued(page, 1)
-    pass_for(page, "Вика")  # wrong: it will be Борис's turn
+    adjust_for(page, "Вика", -100, "опечатка")  # wrong: Вика has no XP to take
     wait_queued(page, 2)
     pass_for(page, "Борис")
     expect_waiting(page, 3, "No connection: 3 moves are waiting to be sent")
@@ -775,8 +779,8 @@ def test_a_refused_queued_move_stops_the_sending_with_its_reason_and_the_host_fi
     page.locator("#outbox li.refused").wait_for(timeout=SYNC_MS)
     log = log_of(engine, table)
     assert [(r[0], r[2], r[4]) for r in log] == [(1, pass_move("Аня"), waiting[0]["client_id"])]
-    reason = engine_refusal(engine, table, Move("pass", player="Вика"))
-    assert outbox_lines(page) == [f"Вика: Pass · refused: {reason}", "Борис: Pass · not checked"]
+    reason = engine_refusal(engine, table, Move("adjust", player="Вика", xp=-100, reason="опечатка"))
+    assert outbox_lines(page) == [f"Вика: Host's correction · refused: {reason}", "Борис: Pass · not checked"]
     assert outbox_count(page) == "2 moves are waiting to be sent"
     assert connection(page) == ("on", "online")
     assert page.locator("h2.mover").inner_text() == "Turn of Борис"
@@ -789,7 +793,7 @@ def test_a_refused_queued_move_stops_the_sending_with_its_reason_and_the_host_fi
     # again, nothing waiting), and taps Борис's again
     drop = page.get_by_role("button", name="Delete the last waiting move")
     drop.click()
-    assert outbox_lines(page) == [f"Вика: Pass · refused: {reason}"]
+    assert outbox_lines(page) == [f"Вика: Host's correction · refused: {reason}"]
     with page.expect_navigation():
         drop.click()
     wait_for_turn(page, server, table, 1)

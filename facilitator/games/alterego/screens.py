@@ -22,6 +22,7 @@ fields as the move JSON names them (``participants[]`` repeated, ``changes`` as 
 """
 
 import json
+import weakref
 from io import BytesIO
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
@@ -32,6 +33,7 @@ from facilitator.i18n import gettext as _
 from facilitator.games.alterego import words
 from facilitator.formatting import format_date
 from facilitator.rules.alterego import Move, propose_first, read_move, read_setup, table_standing
+from facilitator.rules.alterego.answers import turn_answers
 from facilitator.rules.alterego.moves import CHANGE_KINDS, MOVE_TYPES
 from facilitator.rules.alterego.checks import LIST_NEEDS, card_fields
 from facilitator.rules.alterego.effects import DRAW, NIKSU_AMOUNT, PARE_GAIN
@@ -298,9 +300,29 @@ def _context(loaded, **extra):
     return ctx
 
 
+#: the engine's answers for the moves entered offline, per game object (a cached position's
+#: game is only read, never moved: a screen drawn again asks the engine once)
+_ANSWERS = weakref.WeakKeyDictionary()
+
+
+def offline_positions(game):
+    """Where the moves the host can enter offline lead (``rules/alterego/answers.py``), with the
+    ``then`` keys of the live screen's own draw, end-of-turn and season forms."""
+    answers = _ANSWERS.get(game)
+    if answers is None:
+        answers = _ANSWERS[game] = turn_answers(game)
+    start = answers["positions"][answers["start"]]
+    return dict(answers, live={k: start.get(k) for k in ("draw", "end_turn", "season_card")})
+
+
+def _turn_screen(loaded, **extra):
+    return render_template("alterego/turn.html", **_context(loaded, positions=offline_positions(loaded.game),
+                                                              **extra))
+
+
 @bp.get("/table/<int:table_id>")
 def turn(table_id):
-    return table.main_screen(GAME, table_id, lambda loaded: render_template("alterego/turn.html", **_context(loaded)))
+    return table.main_screen(GAME, table_id, _turn_screen)
 
 
 def _refuse(table_id, message, status):
@@ -311,7 +333,7 @@ def _refuse(table_id, message, status):
         return redirect(url_for("alterego.setup", table_id=table_id), 303)
     return table.screen_again(
         GAME, table_id, status, no_game=no_game,
-        turn=lambda loaded: render_template("alterego/turn.html", **_context(loaded, error=message)),
+        turn=lambda loaded: _turn_screen(loaded, error=message),
         final=lambda loaded: render_template("alterego/final.html", **_final_context(loaded), error=message))
 
 

@@ -11,6 +11,7 @@ on, it says what happened and offers the current turn, never a live button for s
 
 import json
 import random
+import weakref
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
@@ -21,6 +22,7 @@ from facilitator.i18n import color_name, describe_error, era_name, skill_name, t
 from facilitator.i18n import gettext as _
 from facilitator.rules import MalformedError, RulesError, SetupError
 from facilitator.rules.lyceum import COLORS, ERA_BY_KEY, age_in_round, era_of_round, turn_order_reason
+from facilitator.rules.lyceum.answers import turn_answers
 from facilitator.rules.lyceum.cards import allows_special
 from facilitator.rules.lyceum.deck import next_card
 from facilitator.rules.lyceum.odds import playable
@@ -201,16 +203,43 @@ def _context(loaded, **extra):
     return ctx
 
 
+#: the engine's answers for the next moves, per game object: a cached position's game is only
+#: read, never moved (services.tables), so a screen drawn again asks the engine once
+_ANSWERS = weakref.WeakKeyDictionary()
+
+
+def offline_positions(game):
+    """The engine's answers for the moves the host can enter next (``rules/lyceum/answers.py``),
+    as the turn screen draws them while moves wait: a share's refusal in the screen's language,
+    and the ``then`` keys of the live screen's own forms."""
+    answers = _ANSWERS.get(game)
+    if answers is None:
+        answers = _ANSWERS[game] = turn_answers(game)
+    positions = {}
+    for key, pos in answers["positions"].items():
+        refusal = pos.get("share_refusal")
+        positions[key] = dict(pos, share_refusal=translate_error(refusal)) if refusal is not None else pos
+    start = positions[answers["start"]]
+    main = positions.get(start.get("base"), start)
+    live = {"allocate": start.get("then"), "play_deferred": (start.get("deferred") or {}).get("then"),
+            "rest": main.get("rest"), "pass": main.get("pass"), "share": main.get("share")}
+    return {"start": answers["start"], "positions": positions, "live": live}
+
+
+def _turn_screen(loaded, **extra):
+    return render_template("host/turn.html", **_context(loaded, positions=offline_positions(loaded.game), **extra))
+
+
 @bp.get("/table/<int:table_id>")
 def turn(table_id):
-    return table.main_screen(GAME, table_id, lambda loaded: render_template("host/turn.html", **_context(loaded)))
+    return table.main_screen(GAME, table_id, _turn_screen)
 
 
 def _refuse(table_id, message, status, form=None):
     """The turn screen (or the final one) again, with why the write was refused."""
     return table.screen_again(
         GAME, table_id, status,
-        turn=lambda loaded: render_template("host/turn.html", **_context(loaded, error=message, failed_form=form)),
+        turn=lambda loaded: _turn_screen(loaded, error=message, failed_form=form),
         final=lambda loaded: render_template("host/final.html", **_final_context(loaded), error=message))
 
 

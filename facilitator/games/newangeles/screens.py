@@ -23,6 +23,7 @@ from facilitator.i18n import gettext as _
 from facilitator.i18n import ngettext
 from facilitator.games.newangeles.words import corp_label, describe_next, event_lines, reason_label, resource_label, reveal_rows
 from facilitator.rules.errors import IllegalMoveError, MalformedError, SetupError
+from facilitator.rules.newangeles.answers import turn_answers
 from facilitator.rules.newangeles import FEDERALIST, SLOTS, compute_deal, read_move, read_setup, table_standing
 from facilitator.games import FormError
 from facilitator.games.newangeles import GAME
@@ -108,8 +109,16 @@ def _context(loaded, **extra):
     return ctx
 
 
+def offline_positions(game):
+    """What the game waits for after each deal entered offline (``rules/newangeles/answers.py``),
+    with the ``then`` key of the live screen's deal form."""
+    answers = turn_answers(game)
+    return dict(answers, live={"deal": answers["positions"][answers["start"]].get("deal_then")})
+
+
 def _render_table(loaded, status=200, **extra):
-    return render_template("newangeles/table.html", **_context(loaded, **extra)), status
+    return render_template("newangeles/table.html", **_context(loaded, positions=offline_positions(loaded.game),
+                                                                 **extra)), status
 
 
 # ----- the deal -------------------------------------------------------------------------------------

@@ -1,0 +1,161 @@
+"""How large the host's turn screen is and how long it takes to draw (issue 18, item 2: the turn
+screen carries the engine's answers for the moves a host enters offline).
+
+    python3 benchmarks/bench_turn_page.py [--repeat 9] [--browser]
+
+A 4-player «16/25» table of the sample pack (``simulate.random_game``) is cut at the start of
+rounds 1, 4 and 8 (the eras' decks differ) and stored through ``services.import_record``. For each
+cut the turn page is requested through the app in-process (Flask's test client, signed in as the
+organizer): its size in bytes, gzipped (level 6, as a web server would send it), and the median
+server time to draw it over ``--repeat`` requests after one warm-up (the engine's answers for
+the offline screens are kept per position, so this is the drawing; ``answers ms``, when the
+engine has them, is what computing them costs once per position, i.e. once per move, on top).
+With ``--browser`` the app
+is also served by waitress on a loopback port and Debian's Chromium loads each page: the median
+time from the request to the page's ``load`` event (parsing, styles and scripts) is printed too.
+"""
+
+import argparse
+import gzip
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from facilitator.rules.lyceum import Record  # noqa: E402
+from facilitator.rules.lyceum.ruleset import sample_pack  # noqa: E402
+from facilitator.rules.lyceum.simulate import random_game  # noqa: E402
+
+ROUNDS = (1, 4, 8)
+
+
+def cut_at_round(pack, seed, round_no):
+    """A random legal 4-player game cut just before the first main move of ``round_no``."""
+    from facilitator.rules.lyceum import replay
+    full, _ = random_game(pack, seed=seed, players=4)
+    for keep in range(len(full.moves) + 1):
+        game = replay(Record(table="b", pack=pack, players=full.players, moves=full.moves[:keep]))
+        nxt = game.next()
+        if nxt and nxt["expects"] == "main" and game.upcoming() == (round_no, 0):
+            return Record(table=f"Стол {round_no}", pack=pack, players=full.players, moves=full.moves[:keep])
+    raise SystemExit(f"seed {seed} never reached round {round_no}")
+
+
+def median_ms(fn, repeat):
+    fn()
+    samples = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - t) * 1000)
+    return statistics.median(samples)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=9)
+    parser.add_argument("--browser", action="store_true", help="also load each page in Chromium")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="bench-turn-page-") as tmp:
+        os.environ["FACILITATOR_INSTANCE"] = str(Path(tmp) / "instance")
+        return run(f"sqlite:///{Path(tmp) / 'turn.db'}", args, tmp)
+
+
+def run(url, args, tmp):
+    from facilitator import services
+    from facilitator.web import create_app
+    app = create_app({"DATABASE_URL": url, "INSTANCE_PATH": str(Path(tmp) / "instance")})
+    engine = app.extensions["facilitator.engine"]
+    pack = sample_pack()
+    tables = []
+    with services.db.session_scope(engine) as s:
+        services.packs.ensure_sample(s, "lyceum-16-25")
+        for round_no in ROUNDS:
+            record = cut_at_round(pack, 7, round_no)
+            tables.append((round_no, services.import_record(s, record.to_dict(), name=f"Стол {round_no}").id))
+    client = app.test_client()
+    with services.db.session_scope(engine) as s:
+        secret = services.access.start_session(s)
+    with client.session_transaction() as sess:
+        sess["organizer"] = secret
+    client.get("/?lang=ru")
+
+    loads = {}
+    if args.browser:
+        loads = browser_loads(app, secret, [t for _, t in tables], args.repeat)
+    print("«16/25» turn page, 4 players, sample pack · in-process · median of", args.repeat)
+    answers = answers_ms(engine, [t for _, t in tables], args.repeat)
+    print(f"{'round':>5} {'bytes':>8} {'gzip':>7} {'server ms':>10}" + (f" {'load ms':>8}" if loads else "")
+          + (f" {'answers ms':>11}" if answers else ""))
+    for round_no, table_id in tables:
+        response = client.get(f"/table/{table_id}")
+        assert response.status_code == 200, response.status_code
+        body = response.get_data()
+        ms = median_ms(lambda: client.get(f"/table/{table_id}"), args.repeat)
+        line = f"{round_no:>5} {len(body):>8} {len(gzip.compress(body, 6)):>7} {ms:>10.1f}"
+        if loads:
+            line += f" {loads[table_id]:>8.1f}"
+        if answers:
+            line += f" {answers[table_id]:>11.1f}"
+        print(line)
+    return 0
+
+
+def answers_ms(engine, table_ids, repeat):
+    """Median ms the engine takes for the offline answers of each table's position (none before
+    the engine had them)."""
+    try:
+        from facilitator.rules.lyceum.answers import turn_answers
+    except ImportError:
+        return {}
+    from facilitator import services
+    out = {}
+    for table_id in table_ids:
+        with services.db.session_scope(engine) as s:
+            game = services.load(s, table_id).game
+        out[table_id] = median_ms(lambda: turn_answers(game), repeat)
+    return out
+
+
+def browser_loads(app, secret, table_ids, repeat):
+    """Median ms from the request to the ``load`` event of each turn page in Chromium."""
+    from waitress.server import create_server
+    from playwright.sync_api import sync_playwright
+    server = create_server(app, host="127.0.0.1", port=0, threads=2)
+    port = server.effective_port
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    out = {}
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                        args=["--no-sandbox", "--disable-gpu"])
+            context = browser.new_context(viewport={"width": 1024, "height": 768})
+            page = context.new_page()
+            page.goto(f"http://127.0.0.1:{port}/pin")
+            from flask.sessions import SecureCookieSessionInterface
+            cookie = SecureCookieSessionInterface().get_signing_serializer(app).dumps({"organizer": secret})
+            context.add_cookies([{"name": app.config.get("SESSION_COOKIE_NAME", "session"), "value": cookie,
+                                  "url": f"http://127.0.0.1:{port}"}])
+            for table_id in table_ids:
+                samples = []
+                for _ in range(repeat + 1):
+                    page.goto(f"http://127.0.0.1:{port}/table/{table_id}", wait_until="load")
+                    samples.append(page.evaluate(
+                        "() => { const n = performance.getEntriesByType('navigation')[0];"
+                        " return n.loadEventEnd - n.startTime; }"))
+                out[table_id] = statistics.median(samples[1:])
+            browser.close()
+    finally:
+        server.close()
+    return out
+
+
+if __name__ == "__main__":
+    sys.exit(main())
