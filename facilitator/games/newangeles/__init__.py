@@ -10,6 +10,11 @@ from facilitator.rules.newangeles.ruleset import RULESET
 MOVE_KINDS = ("deal", "end_round", "demand_round", "capital", "threat", "supply", "transfer", "adjust", "finish")
 
 
+def N_(message):
+    """A message id for the catalogs' extraction, translated where it is shown."""
+    return message
+
+
 class NewAngeles(GamePackage):
     ruleset = RULESET
     folder = Path(__file__).parent
@@ -17,6 +22,8 @@ class NewAngeles(GamePackage):
     turn, setup, final = "newangeles.turn", "newangeles.setup", "newangeles.final"
     layout = "newangeles/_layout.html"
     reports = "facilitator.games.newangeles.words"
+    #: the shipped pack by its name in the page's language (its catalogs translate it)
+    shipped_pack_name = N_("Sample pack (demand cards made up, not the original game's)")
 
     def narrate(self, loaded, result):
         """A move's "what changed" lines in the game's language (the outbox's batch answer too)."""
