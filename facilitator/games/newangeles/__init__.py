@@ -27,11 +27,12 @@ class NewAngeles(GamePackage):
 
     def narrate(self, loaded, result):
         """A move's "what changed" lines in the game's language (the outbox's batch answer too)."""
-        from flask import has_request_context, session
+        from flask import has_request_context
 
         from facilitator.games.newangeles.words import event_lines
-        from facilitator.i18n import use_locale
-        chosen = session.get("lang") if has_request_context() else None
+        from facilitator.i18n import get_locale, use_locale
+        from facilitator.web import page_locale
+        chosen = page_locale(self.locales) if has_request_context() else get_locale()
         with use_locale(chosen if chosen in self.locales else self.locales[0]):  # as the game's screens speak
             return event_lines(result, loaded.pack)
 
