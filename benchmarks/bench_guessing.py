@@ -97,7 +97,7 @@ class Client:
 
     def create_table(self, name):
         """A table created without signing in: ``(status, its PIN or None, Retry-After)``."""
-        _status, _headers, page = self.request("GET", "/?lang=en")
+        _status, _headers, page = self.request("GET", "/?lang=en&game=lyceum-16-25")
         status, headers, _page = self.request("POST", "/tables", {"csrf_token": CSRF.search(page).group(1),
                                                                    "name": name, "pack": PACK.search(page).group(1)})
         if status != 303:

@@ -1,4 +1,8 @@
-"""The translation layer: Babel message catalogs, Russian by default, English available.
+"""The translation layer: Babel message catalogs in Russian, English, Finnish and Swedish.
+
+A page speaks the language chosen on the browser (its switch), else the one its Accept-Language
+reads best (``negotiate``), among the languages the page offers: every one on the shared pages,
+a game's own on its screens. An event's outputs speak the event's language (``event_locale``).
 
 Message ids are English; ``facilitator/translations/<locale>/*.po`` hold the translations,
 one catalog file per part of the app (rules, web, reports, content) so each part keeps its
@@ -28,6 +32,11 @@ LOCALES = ("ru", "en")  # the languages of «16/25»'s screens and sheets
 #: Finnish, New Angeles Swedish
 ALL_LOCALES = ("ru", "en", "fi", "sv")
 DEFAULT_LOCALE = "ru"
+#: each language by its own name (the language switch and the event's language select): a
+#: language is offered to those who read it, so its name is never translated
+LANGUAGE_NAMES = {"ru": "Русский", "en": "English", "fi": "Suomi", "sv": "Svenska"}
+#: the language a page falls back to when the browser asks only for languages it does not speak
+FALLBACK_LOCALE = "en"
 
 _current = contextvars.ContextVar("facilitator_locale", default=DEFAULT_LOCALE)
 
@@ -38,6 +47,66 @@ def normalize(locale):
         return DEFAULT_LOCALE
     short = str(locale).replace("-", "_").split("_")[0].lower()
     return short if short in ALL_LOCALES else DEFAULT_LOCALE
+
+
+def negotiate(accepted, offered, default=None):
+    """The language of ``offered`` a browser reads best: ``accepted`` is its Accept-Language,
+    as ``(language, quality)`` pairs (werkzeug's ``request.accept_languages``) or a header's
+    text. Nothing asked (a script, a test client): ``default``, else the first offered. Only
+    languages the page does not speak asked for: English if offered (the second language of
+    most who read none of them), else the first offered."""
+    offered = tuple(offered)
+    if isinstance(accepted, str):
+        accepted = _parse_accept(accepted)
+    asked = [(str(lang), q) for lang, q in (accepted or ()) if q > 0]
+    if not asked:
+        return default if default in offered else offered[0]
+    best, best_q = None, 0
+    for lang, q in asked:
+        short = lang.replace("_", "-").split("-")[0].lower()
+        if short in offered and q > best_q:
+            best, best_q = short, q
+    if best is not None:
+        return best
+    return FALLBACK_LOCALE if FALLBACK_LOCALE in offered else offered[0]
+
+
+def _parse_accept(header):
+    out = []
+    for part in header.split(","):
+        lang, _sep, params = part.strip().partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                q = 0
+        if lang.strip() and lang.strip() != "*":
+            out.append((lang.strip(), q))
+    return out
+
+
+def game_locales(ruleset):
+    """The languages of a game (its ruleset key), its players' own first; every language of the
+    app for a ruleset not installed."""
+    try:
+        return tuple(registry.get(ruleset).locales)
+    except KeyError:
+        return ALL_LOCALES
+
+
+def event_locale(event):
+    """The language of an event's shared outputs: its projector, access sheet, certificates,
+    workbook and the names of its new tables. The one chosen when it was created, if its game
+    still speaks it, else its game's first language (events created before events had one)."""
+    locales = game_locales(event.ruleset)
+    chosen = getattr(event, "language", None)
+    return chosen if chosen in locales else locales[0]
+
+
+def event_language(event):
+    """``use_locale`` for an event's own language (``event_locale``): ``with event_language(ev): …``."""
+    return use_locale(event_locale(event))
 
 
 def _catalogs(locale):

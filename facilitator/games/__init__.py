@@ -93,6 +93,18 @@ class GamePackage:
         path = Path(self.folder) / "translations" if self.folder else None
         return path if path and path.is_dir() else None
 
+    #: the name of the pack the game ships, as an English message id its catalogs translate:
+    #: shown for that pack as long as its title is the shipped one (a pack the organizer
+    #: renamed, or one of their own, shows the title it was given)
+    shipped_pack_name = None
+
+    def pack_title(self, key, title):
+        """A stored pack's name on a page (``key``/``title`` of its row), in the page's language."""
+        if self.shipped_pack_name and (key, title) == _shipped_pack(self.ruleset):
+            from facilitator.i18n import gettext
+            return gettext(self.shipped_pack_name)
+        return title
+
     # ----- the web app --------------------------------------------------------------------
     def blueprints(self):
         """The game's blueprints (its screens, and any page of its own such as a deck editor),
@@ -209,6 +221,25 @@ class GamePackage:
         return f"<GamePackage {self.ruleset.key if self.ruleset else '?'}>"
 
 
+_shipped = {}
+
+
+def _shipped_pack(ruleset):
+    """``(id, title)`` of the pack a ruleset ships, read once."""
+    if ruleset.key not in _shipped:
+        data = ruleset.default_pack_data()
+        _shipped[ruleset.key] = (data.get("id"), data.get("title"))
+    return _shipped[ruleset.key]
+
+
+def pack_title(row):
+    """A stored pack's name (its row) in the page's language: its game's ``pack_title``."""
+    try:
+        return get(row.ruleset).pack_title(row.key, row.title)
+    except KeyError:
+        return row.title
+
+
 def registered():
     """Every game found through the ``facilitator.games`` entry points, in the order found."""
     return registry.games()
@@ -227,4 +258,4 @@ def of_table(table):
     return get(table.ruleset)
 
 
-__all__ = ["GROUP", "FormError", "GamePackage", "registered", "get", "of_table"]
+__all__ = ["GROUP", "FormError", "GamePackage", "registered", "get", "of_table", "pack_title"]

@@ -56,13 +56,17 @@ def get_event(session, event_id):
     return session.get(Event, event_id)
 
 
-def create_event(session, name, date=None, pack_row=None, ruleset=None):
+def create_event(session, name, date=None, pack_row=None, ruleset=None, language=None):
     """A new event of one game: ``ruleset``, or its pack's (one of them is given: no game is the
-    default)."""
+    default), in ``language`` (one of the game's; by default its first)."""
     ruleset = pack_row.ruleset if pack_row is not None else ruleset
     if ruleset is None:
         raise ValueError("an event plays one game: give its ruleset or its pack")
-    event = Event(name=name.strip(), date=date or None, pack_id=pack_row.id if pack_row else None, ruleset=ruleset)
+    locales = registry.get(ruleset).locales
+    if language is not None and language not in locales:
+        raise ValueError(f"an event of {ruleset} speaks one of {', '.join(locales)}, not {language!r}")
+    event = Event(name=name.strip(), date=date or None, pack_id=pack_row.id if pack_row else None, ruleset=ruleset,
+                  language=language or locales[0])
     session.add(event)
     session.flush()
     return event
@@ -206,7 +210,8 @@ def backup(session, event_id):
         "ruleset": event.ruleset,
         "packs": [json.loads(packs[pid].data) for pid in pack_ids],
         "event": {"name": event.name, "date": event.date,
-                  "pack": index[event.pack_id] if event.pack_id else None},
+                  "pack": index[event.pack_id] if event.pack_id else None,
+                  **({"language": event.language} if event.language else {})},
         "tables": [{
             "name": t.name, "host_name": t.host_name, "timer_seconds": t.timer_seconds, "deck_seed": t.deck_seed,
             "pack": index[t.pack_id],
@@ -245,7 +250,8 @@ def restore(session, data, rename=None):
         raise EventExists(existing)
     pack_rows = [store_pack(session, pack, plan.ruleset) for pack in plan.packs]
     event = create_event(session, plan.name, plan.date,
-                         pack_rows[plan.event_pack] if plan.event_pack is not None else None, ruleset=plan.ruleset)
+                         pack_rows[plan.event_pack] if plan.event_pack is not None else None, ruleset=plan.ruleset,
+                         language=plan.language)
     for t in plan.tables:
         table = GameTable(name=t.name, pack_id=pack_rows[t.pack].id, ruleset=plan.ruleset, event_id=event.id,
                           host_name=t.host_name, deck_seed=t.deck_seed, timer_seconds=t.timer_seconds,

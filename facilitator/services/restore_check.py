@@ -62,6 +62,7 @@ class RestorePlan:
     packs: list
     event_pack: int | None
     tables: list
+    language: str | None = None  # the event's language (backups of before have none: its game's first)
 
 
 def _error(template, **params):
@@ -167,6 +168,9 @@ class _Checker:
                 date.fromisoformat(day)
             except ValueError:
                 raise _error("event.date: must look like 2026-11-29") from None
+        language = info.get("language")
+        if language is not None and language not in self.rules.locales:
+            raise _error("event.language: one of {known}", known=", ".join(self.rules.locales))
         raw_tables = data.get("tables")
         if not isinstance(raw_tables, list):
             raise _error("tables: must be a list")
@@ -196,7 +200,7 @@ class _Checker:
                 raise _error("table {n} ({name!r}): {error}", n=n, name=str(t.get("name"))[:100],
                              cause=err) from None
         return RestorePlan(ruleset=self.rules.key, name=name, date=day, packs=self.packs, event_pack=event_pack,
-                           tables=tables)
+                           tables=tables, language=language)
 
     def table(self, t, where, index):
         rules = self.rules

@@ -40,6 +40,9 @@ class Event(SQLModel, table=True):
     name: str = Field(max_length=200)
     date: str | None = Field(default=None, max_length=10)
     pack_id: int | None = Field(default=None, foreign_key="content_pack.id")
+    # the language of its projector, access sheet, certificates and new tables' names: one of its
+    # game's; None for events of before (``i18n.event_locale``: then its game's first)
+    language: str | None = Field(default=None, max_length=8)
     announce_step: int = 0  # the projector's announcement: 0 off, k = the last k places shown
     version: int = 0  # +1 with every change of its tables: the projector's O(1) change check
     created_at: datetime = Field(default_factory=utcnow)

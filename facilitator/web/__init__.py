@@ -146,7 +146,9 @@ def create_app(test_config=None):
     app.jinja_env.filters.update(signed=formatting.signed, number=formatting.number, date=formatting.format_date)
     from facilitator import games
     from facilitator.web.games import screen_url
-    app.jinja_env.globals.update(game_name=game_name, game_of=games.get, table_url=screen_url)
+    app.jinja_env.globals.update(game_name=game_name, game_of=games.get, table_url=screen_url, pack_title=games.pack_title,
+                                 language_name=lambda code: i18n.LANGUAGE_NAMES.get(code, code),
+                                 event_locale=i18n.event_locale)
 
     from facilitator.web import static_files
     static_files.install(app)
@@ -166,13 +168,14 @@ def create_app(test_config=None):
         wanted = request.args.get("lang")
         if wanted in i18n.ALL_LOCALES:
             session["lang"] = wanted
-        g.locale_token = i18n.set_locale(session.get("lang") or i18n.DEFAULT_LOCALE)
-        g.page_locales = i18n.LOCALES
+        # the shared pages speak every language of the app; a game's screens narrow it (use_locales)
+        g.locale_token = i18n.set_locale(page_locale(i18n.ALL_LOCALES))
+        g.page_locales = i18n.ALL_LOCALES
 
     @app.context_processor
     def _languages():
         from facilitator.web.games import move_names
-        return {"page_locales": g.get("page_locales", i18n.LOCALES), "page_game": g.get("page_game"),
+        return {"page_locales": g.get("page_locales", i18n.ALL_LOCALES), "page_game": g.get("page_game"),
                 "outbox_move_names": lambda: move_names(g.get("page_ruleset"))}
 
     @app.teardown_request
@@ -229,14 +232,27 @@ def game_name(ruleset):
 
 def use_locales(locales, ruleset=None):
     """This page speaks ``locales`` (its game's, its players' own first): the language chosen
-    on this browser if it is one of them, else the first; the switcher offers only these. The
-    top bar names the page's game (``ruleset``)."""
+    on this browser if it is one of them, else as ``page_locale`` negotiates; the switch offers
+    only these. The top bar names the page's game (``ruleset``)."""
     g.page_locales = tuple(locales)
     if ruleset:
         g.page_game = game_name(ruleset)
         g.page_ruleset = ruleset
-    wanted = session.get("lang")
-    i18n.set_locale(wanted if wanted in locales else locales[0])
+    i18n.set_locale(page_locale(locales))
+
+
+def page_locale(locales):
+    """The language of this request's page among ``locales``: the one chosen on this browser
+    (its switch), else the one its Accept-Language reads best, else the first of ``locales``. A
+    choice the page does not speak counts as the browser's first wish (a Swedish choice on a
+    game without Swedish: its English, if it has English)."""
+    chosen = session.get("lang")
+    if chosen in locales:
+        return chosen
+    asked = list(request.accept_languages)
+    if chosen in i18n.ALL_LOCALES:
+        asked.insert(0, (chosen, 2.0))
+    return i18n.negotiate(asked, locales)
 
 
 def db():

@@ -247,8 +247,9 @@ def _table_json(t, with_access=True):
 
 
 def _event_json(s, ev):
+    from facilitator.i18n import event_locale
     return {"id": ev.id, "name": ev.name, "date": ev.date, "ruleset": ev.ruleset, "pack_id": ev.pack_id,
-            "tables": [_table_json(t) for t in services.events.tables_of(s, ev.id)]}
+            "language": event_locale(ev), "tables": [_table_json(t) for t in services.events.tables_of(s, ev.id)]}
 
 
 @bp.get("/events")
@@ -272,19 +273,15 @@ def create_event():
     from facilitator.web.forms import EventForm
     from werkzeug.datastructures import MultiDict
     with db_session() as s:
-        packs = services.packs.list_packs(s)
         form = EventForm(formdata=MultiDict({k: str(v) for k, v in body.items()
-                                             if k in ("name", "date", "pack", "game", "tables") and v is not None}),
+                                             if k in ("name", "date", "pack", "game", "language", "tables")
+                                             and v is not None}),
                          meta={"csrf": False})
-        from facilitator.web.organizer import _pack_choices
-        form.pack.choices = _pack_choices(packs)
+        from facilitator.web.organizer import event_from_form, prepare_event_form
+        prepare_event_form(s, form)
         if not form.validate():
             return error(400, "malformed", "; ".join(form.messages()))
-        pack_row = services.packs.row_by_id(s, int(form.pack.data)) if form.pack.data else None
-        ev = services.events.create_event(s, form.name.data.strip(),
-                                          form.date.data.isoformat() if form.date.data else None, pack_row,
-                                          ruleset=form.game.data or None)
-        services.events.add_tables(s, ev, [_("Table {n}", n=i + 1) for i in range(form.tables.data or 0)])
+        ev = event_from_form(s, form)
         out = _event_json(s, ev)
     return jsonify(out), 201
 

@@ -102,7 +102,13 @@ def event_download(session, event, kind):
     if not tables:
         abort(404)
     name, ext = EVENT_FILES[kind]
-    return _send(game.event_file(kind, tables, event), name, ext, event.name)
+    # the certificates are handed to the players: in the event's language; the organizer's own
+    # files in the page's, if the game speaks it (else the event's too)
+    from facilitator.i18n import event_locale, get_locale, use_locale
+    locale = get_locale() if kind != "certificates" and get_locale() in game.locales else event_locale(event)
+    with use_locale(locale):
+        data = game.event_file(kind, tables, event)
+    return _send(data, name, ext, event.name)
 
 
 def start_protocol(session, table_id):

@@ -124,7 +124,14 @@ class EventForm(_Messages, BaseForm):
     date = DateField(validators=[Optional()])
     pack = SelectField(validate_choice=False)
     game = StringField(validators=[Optional()])  # the game's ruleset key, when no pack is chosen
+    language = StringField(validators=[Optional()])  # one of the game's languages (default: its first)
     tables = IntegerField(validators=[Optional()])
+    #: pack id (as text) -> its game's ruleset key, for the pack's game and the language's check
+    pack_rulesets = {}
+
+    def ruleset(self):
+        """The event's game: the one chosen, else its pack's."""
+        return self.game.data or self.pack_rulesets.get(str(self.pack.data or "")) or None
 
     def validate_game(self, field):
         from facilitator import games
@@ -160,6 +167,17 @@ class EventForm(_Messages, BaseForm):
         if not self.game.data and not self.pack.data:  # no game is the default
             self.game.errors = list(self.game.errors) + [_("Choose the game: its content pack, or the game itself")]
             ok = False
+        pack_game = self.pack_rulesets.get(str(self.pack.data or ""))
+        if ok and self.game.data and pack_game and pack_game != self.game.data:
+            self.pack.errors = list(self.pack.errors) + [_("This content pack is not of the game chosen")]
+            ok = False
+        if ok and self.language.data:
+            from facilitator.i18n import game_locales
+            locales = game_locales(self.ruleset())
+            if self.language.data not in locales:
+                self.language.errors = list(self.language.errors) + [
+                    _("The event's language is one of its game's: {languages}", languages=", ".join(locales))]
+                ok = False
         return ok
 
 

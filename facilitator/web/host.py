@@ -7,7 +7,7 @@ from io import BytesIO
 
 from flask import abort, Blueprint, flash, make_response, redirect, render_template, request, send_file, url_for
 
-from facilitator import services
+from facilitator import games, services
 from facilitator.i18n import describe_error, ngettext
 from facilitator.i18n import gettext as _
 from facilitator.rules import ReplayError, RulesError
@@ -54,20 +54,47 @@ def index():
 
 
 def _index_page(s, form, status=200):
-    """The tables this tablet runs and the new-table form."""
+    """The tables this tablet runs and the new-table form: its game first (``?game=<key>``),
+    then that game's pack."""
     ids = None if is_organizer() else granted_table_ids()
     tables = [t for t in services.list_tables(s, ids) if may_host(t)]
     standings = services.heads(s, tables)
     rows = [(t, standings.get(t.id)) for t in tables]
     form.pack.choices = _pack_choices(s)
-    return render_template("host/index.html", rows=rows, form=form), status
+    return render_template("host/index.html", rows=rows, form=form,
+                           choice=game_choice(s, request.args.get("game"))), status
 
 
 def _pack_choices(s):
     """Every game's packs: a lone host may run any game the app hosts."""
     from wtforms import SelectChoice
-    from facilitator.web import game_name
-    return [SelectChoice(p.id, f"{game_name(p.ruleset)}: {p.title} (v{p.version})") for p in services.packs.list_packs(s)]
+    return [SelectChoice(p.id, pack_label(p)) for p in services.packs.list_packs(s)]
+
+
+def pack_label(row):
+    """A pack in a select: its name in the page's language, and its version past the first."""
+    from facilitator.games import pack_title
+    title = pack_title(row)
+    return _("{pack} (version {n})", pack=title, n=row.version) if row.version > 1 else title
+
+
+class GameChoice:
+    """The first choice of a new table or event: the games by their names (as their players
+    know them), the one chosen (``key``, or None), and that game's packs and languages."""
+
+    def __init__(self, s, key):
+        from facilitator import games
+        from facilitator.i18n import LANGUAGE_NAMES
+        self.games = sorted(games.registered(), key=lambda g: g.name.casefold())
+        self.game = next((g for g in self.games if g.key == key), None)
+        if self.game is None and len(self.games) == 1:
+            self.game = self.games[0]
+        self.packs = [(p.id, pack_label(p)) for p in services.packs.list_packs(s, self.game.key)] if self.game else []
+        self.languages = [(code, LANGUAGE_NAMES.get(code, code)) for code in self.game.locales] if self.game else []
+
+
+def game_choice(s, key):
+    return GameChoice(s, key)
 
 
 @bp.post("/tables")
@@ -93,7 +120,9 @@ def new_table():
         if not form.validate():
             for field, errors in form.errors.items():
                 flash(f"{_(field)}: {'; '.join(errors)}", "error")
-            return redirect(url_for("host.index"), 303)
+            chosen = request.form.get("game")
+            return redirect(url_for("host.index", game=chosen if chosen in {g.key for g in games.registered()}
+                                    else None), 303)
         pack_row = services.packs.row_by_id(s, form.pack.data)
         created = services.create_table(s, form.name.data, pack_row, access=True)
         if quota:

@@ -77,6 +77,10 @@ def openapi_document(self_url="/api/v1/openapi.json"):
                              "game": {"type": "string", "description": "the event's game (the ruleset key of an "
                                                                        "installed game) when no pack is given: one of "
                                                                        "them is required, no game is the default"},
+                             "language": {"type": "string", "enum": ["ru", "en", "fi", "sv"],
+                                          "description": "the event's language (its projector, access sheet, "
+                                                         "certificates, new tables' names): one of its game's; "
+                                                         "by default the game's first"},
                              "tables": {"type": "integer", "minimum": 0, "maximum": 100}}}),
                          "responses": {"201": _ok("The event with its tables' links and PINs", event),
                                        "400": _error("Malformed body"), **AUTH_ERRORS}}},

@@ -8,8 +8,9 @@ from urllib.parse import urlparse
 from flask import (Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, send_file,
                    url_for)
 
+from facilitator import games as game_packages
 from facilitator import services
-from facilitator.i18n import describe_error, get_locale
+from facilitator.i18n import describe_error, event_locale
 from facilitator.i18n import gettext as _
 from facilitator.rules import ReplayError, RulesError
 from facilitator.rules.registry import UnknownFormat
@@ -76,12 +77,13 @@ def logout():
 @bp.get("/")
 @organizer_required
 def home():
+    """The events, a new event (its game the first choice: ``?game=<key>``, then its pack and
+    language) and a restore."""
+    from facilitator.web.host import game_choice
     with db_session() as s:
         rows = services.events.events(s)
-        packs = services.packs.list_packs(s)
-        form = EventForm()
-        form.pack.choices = _pack_choices(packs)
-    return render_template("organizer/home.html", events=rows, packs=packs, form=form)
+        choice = game_choice(s, request.args.get("game"))
+    return render_template("organizer/home.html", events=rows, choice=choice)
 
 
 def _pack_choices(packs):
@@ -89,22 +91,40 @@ def _pack_choices(packs):
     return [SelectChoice("", "")] + [SelectChoice(str(p.id), p.title) for p in packs]
 
 
+def prepare_event_form(s, form):
+    """A new event's form with every stored pack to choose from, each known by its game."""
+    packs = services.packs.list_packs(s)
+    form.pack.choices = _pack_choices(packs)
+    form.pack_rulesets = {str(p.id): p.ruleset for p in packs}
+    return form
+
+
+def event_from_form(s, form):
+    """The event a checked ``EventForm`` describes, with its first tables named in the event's
+    language («Pöytä 1», «Bord 1», «Table 1», «Стол 1»). The organizer's page and the API both
+    create events here."""
+    from facilitator.i18n import event_language
+    pack_row = services.packs.row_by_id(s, int(form.pack.data)) if form.pack.data else None
+    event = services.events.create_event(s, form.name.data.strip(),
+                                         form.date.data.isoformat() if form.date.data else None, pack_row,
+                                         ruleset=form.game.data or None, language=form.language.data or None)
+    with event_language(event):
+        names = [_("Table {n}", n=i + 1) for i in range(form.tables.data or 0)]
+    services.events.add_tables(s, event, names)
+    return event
+
+
 @bp.post("/events")
 @organizer_required
 def create_event():
     with db_session() as s:
-        form = EventForm()
-        form.pack.choices = _pack_choices(services.packs.list_packs(s))
+        form = prepare_event_form(s, EventForm())
         if not form.validate():
             for message in form.messages():
                 flash(message, "error")
-            return redirect(url_for("organizer.home"), 303)
-        pack_row = services.packs.row_by_id(s, int(form.pack.data)) if form.pack.data else None
-        event = services.events.create_event(s, form.name.data.strip(),
-                                             form.date.data.isoformat() if form.date.data else None, pack_row,
-                                             ruleset=form.game.data or None)
-        services.events.add_tables(s, event, [_("Table {n}", n=i + 1) for i in range(form.tables.data or 0)])
-        event_id = event.id
+            chosen = form.ruleset() if form.ruleset() in {g.key for g in game_packages.registered()} else None
+            return redirect(url_for("organizer.home", game=chosen), 303)
+        event_id = event_from_form(s, form).id
     return redirect(url_for("organizer.event", event_id=event_id), 303)
 
 
@@ -385,7 +405,7 @@ def access_sheet(event_id):
                           "url": public_url_for("public.host_link", token=table.token)})
     # laid out in the worker process: 60 tables' QR codes and cards never stall the tablets' moves
     pdf = services.exports.in_worker("facilitator.reports.access", "access_sheet_pdf", ev.name, ev.date, cards,
-                                     public_url_for("public.pin"), locale=get_locale(),
+                                     public_url_for("public.pin"), locale=event_locale(ev),
                                      inline=current_app.config.get("PRINT_INLINE", False))
     return send_file(BytesIO(pdf), mimetype="application/pdf", as_attachment=True,
                      download_name=safe_filename(f"access-{ev.id}.pdf"))

@@ -107,14 +107,24 @@ def projector(event_id):
     """The page a hall's screen opens once; it then polls ``standings.json`` by itself."""
     entry = _standings_entry(event_id)
     data = json.loads(entry["body"])
+    _speak(entry["locale"])
     return render_template("public/projector.html", data=data, etag=entry["etag"])
 
 
+def _speak(locale):
+    """This page speaks only ``locale`` (the event's: a hall's screen is read by all its players)."""
+    from flask import g
+
+    from facilitator.i18n import set_locale
+    set_locale(locale)
+    g.page_locales = (locale,)
+
+
 def _standings_entry(event_id):
-    """The event's current projector body and ETag, shared by every projector polling it."""
-    from facilitator.i18n import get_locale
+    """The event's current projector body and ETag, shared by every projector polling it, in
+    the event's language (``i18n.event_locale``)."""
     cache = current_app.extensions.setdefault("facilitator.projector_cache", {})
-    key = (event_id, get_locale())
+    key = (event_id, _projector_locale(cache, event_id))
     lock = cache.setdefault(("lock",) + key, threading.Lock())
     entry = cache.get(key)
     # a projector's standings may be this old (PROJECTOR_FRESH_SECONDS, 1 s by default); while
@@ -129,19 +139,35 @@ def _standings_entry(event_id):
     return entry
 
 
+def _projector_locale(cache, event_id):
+    """The projector's language: the event's (``i18n.event_locale``), or one of its game's asked
+    for in the address (``?lang=en``) by a screen that wants another. The event's languages
+    are kept with the projector's cache: they never change, and a poll reads no row for them."""
+    from facilitator.i18n import event_locale, game_locales
+    known = cache.get(("languages", event_id))
+    if known is None:
+        with db_session() as s:
+            ev = services.events.get_event(s, event_id) or abort(404)
+            known = cache[("languages", event_id)] = (event_locale(ev), game_locales(ev.ruleset))
+    asked = request.args.get("lang")
+    return asked if asked in known[1] else known[0]
+
+
 def _refresh(event_id, entry):
     """The projector's body for the event now: recomputed only if the event changed (its
     version is one row: O(1) however many moves the event holds)."""
-    from facilitator.i18n import get_locale
+    from facilitator.i18n import use_locale
     with db_session() as s:
         ev = services.events.get_event(s, event_id) or abort(404)
         version = services.events.event_version(s, event_id)
         if entry is None or entry["version"] != version:
-            data = projector_data(s, ev)
-            # the game's picture (issue 21), drawn here as SVG; not while places are announced
-            charts = [] if data["announcement"] else projector_charts(s, ev)
-            data["rendered"] = render_template("public/_standings.html", data=data, charts=charts)
-            entry = {"version": version, "etag": f"{version}-{get_locale()}",
+            locale = _projector_locale(current_app.extensions["facilitator.projector_cache"], event_id)
+            with use_locale(locale):
+                data = projector_data(s, ev)
+                # the game's picture (issue 21), drawn here as SVG; not while places are announced
+                charts = [] if data["announcement"] else projector_charts(s, ev)
+                data["rendered"] = render_template("public/_standings.html", data=data, charts=charts)
+            entry = {"version": version, "etag": f"{version}-{locale}", "locale": locale,
                      "body": json.dumps(data, ensure_ascii=False)}
         else:
             entry = dict(entry)
@@ -179,8 +205,22 @@ def host_link(token):
                     "a new one, or enter the table's PIN."), "error")
             return redirect(url_for("public.pin"), 303)
         grant_table(table)
+        _event_language(s, table, always=True)
         where = screen_url(table, "turn")
     return redirect(where, 303)
+
+
+def _event_language(s, table, always):
+    """A table of an event opens in the event's language: always by its QR link (the organizer
+    chose it for the event), by its PIN when this browser has chosen none."""
+    from flask import session
+
+    from facilitator.i18n import event_locale
+    if table.event_id is None or not (always or not session.get("lang")):
+        return
+    ev = services.events.get_event(s, table.event_id)
+    if ev is not None:
+        session["lang"] = event_locale(ev)
 
 
 @bp.route("/pin", methods=["GET", "POST"])
@@ -203,6 +243,7 @@ def pin():
             table = services.table_by_pin(s, code) if code else None
             if table is not None:  # the wrong PINs before it still count (Throttle)
                 grant_table(table)
+                _event_language(s, table, always=False)
                 return redirect(screen_url(table, "turn"), 303)
             gate.failed(client_key())
         flash(_("No table has this PIN"), "error")

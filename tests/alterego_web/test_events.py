@@ -19,7 +19,7 @@ def ae_event(app, client, tables=2):
     with session_scope(engine(app)) as s:
         pack_id = services.packs.ensure_sample(s, "alter-ego-3").id
     page = post(client, "/organizer/events", {"name": "AE-ilta", "date": "2026-05-01", "pack": pack_id,
-                                               "tables": tables})
+                                               "tables": tables, "language": "en"})
     assert page.status == 303, page.error
     event_id = int(re.search(r"/events/(\d+)", page.response.headers["Location"]).group(1))
     with session_scope(engine(app)) as s:

@@ -108,12 +108,27 @@ def chromium(**launch):
     try:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS,
                                              **launch)
+        _russian_by_default(browser)
         try:
             yield browser
         finally:
             browser.close()
     finally:
         playwright.stop()
+
+
+def _russian_by_default(browser):
+    """Every page negotiates the browser's language (Accept-Language), and Chromium asks for US
+    English unless told otherwise: the tablets of these tests are Russian, as a «16/25» hall's
+    are, unless a context names its own ``locale`` (a test of another game asks for its
+    language in the address, ``?lang=``)."""
+    plain = browser.new_context
+
+    def new_context(**options):
+        options.setdefault("locale", "ru-RU")
+        return plain(**options)
+
+    browser.new_context = new_context
 
 
 @pytest.fixture(scope="module")

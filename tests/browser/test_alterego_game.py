@@ -296,7 +296,7 @@ def sign_in(page, base):
 def new_event_table(page, base):
     """An event of the Alter Ego deck with one table, created on the organizer's home page; the
     table is opened from the dashboard. Returns the table's id."""
-    page.goto(f"{base}/organizer/?lang=en")
+    page.goto(f"{base}/organizer/?lang=en&game=alter-ego-3")
     form = page.locator("form[action$='/organizer/events']")
     form.locator("input[name=name]").fill("AE-ilta")
     pack = form.locator("select[name=pack]")

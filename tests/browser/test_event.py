@@ -237,6 +237,7 @@ def play_the_event(browser, base, contexts, screenshots, folder):
     organizer.locator("input[name=password]").fill(ORGANIZER_PASSWORD)
     tap(organizer, organizer.locator("form button[type=submit]").first)
     assert organizer.url.rstrip("/").endswith("/organizer"), organizer.inner_text("body")[:2000]
+    organizer.goto(f"{base}/organizer/?game=lyceum-16-25")  # the game is the first choice
     form = organizer.locator("form[action$='/organizer/events']")
     form.locator("input[name=name]").fill("Кубок «16/25»")
     form.locator("input[name=date]").fill("2026-11-29")

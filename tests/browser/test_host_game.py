@@ -320,7 +320,7 @@ def sign_in(page, base):
 
 
 def create_table(page, base):
-    page.goto(f"{base}/")
+    page.goto(f"{base}/?game=lyceum-16-25")
     form = page.locator("form[action$='/tables']")
     form.locator("input[name=name]").fill("Стол у окна")
     pack = form.locator("select[name=pack]")

@@ -108,11 +108,10 @@ class Tablet:
         page.locator("input[name=password]").fill(ORGANIZER_PASSWORD)
         with page.expect_navigation():
             page.locator("form button[type=submit]").first.click()
-        page.goto(f"{self.base}/organizer/?lang=en")
+        page.goto(f"{self.base}/organizer/?lang=en&game=new-angeles")
         form = page.locator("form[action$='/organizer/events']")
         form.locator("input[name=name]").fill(event_name)
-        option = form.locator("select[name=pack] option", has_text="New Angeles").first.get_attribute("value")
-        form.locator("select[name=pack]").select_option(option)
+        form.locator("select[name=pack]").select_option(index=0)  # the game's own packs only
         form.locator("input[name=tables]").fill("1")
         with page.expect_navigation():
             form.locator("button[type=submit]").click()

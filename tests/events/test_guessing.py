@@ -125,7 +125,7 @@ def try_pin(browser, pin, address):
 
 def new_lone_table(browser, address, name="Свой стол"):
     """A table created from the host's start page without signing in: the response."""
-    form = pages.get(browser, "/").form("/tables")
+    form = pages.get(browser, "/?game=lyceum-16-25").form("/tables")
     return browser.post(form.action, data=form.data(name=name), environ_base={"REMOTE_ADDR": address})
 
 
@@ -287,7 +287,7 @@ def lone_table_through(server, address):
     """A tablet at ``address`` (as the proxy forwards it) creates a table on its own: the status."""
     from urllib.parse import urlencode
     forwarded = {"X-Forwarded-For": address, "X-Forwarded-Proto": "https"}
-    _status, headers, body = server.request("GET", "/", forwarded)
+    _status, headers, body = server.request("GET", "/?game=lyceum-16-25", forwarded)
     cookie = headers.get_all("Set-Cookie")[0].split(";", 1)[0]
     token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', body).group(1)
     pack = re.search(r'<select name="pack"><option value="([^"]+)"', body).group(1)

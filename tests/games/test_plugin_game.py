@@ -78,8 +78,9 @@ def test_no_file_of_the_app_names_the_game():
 # ----- a lone host's table -----------------------------------------------------------------------------
 def test_a_table_is_set_up_played_undone_and_exported(app, client):
     host = english(client)
-    start = get(host, "/")
-    assert "Tally: Tally to 10" in start.text, "the start page offers the game's pack"
+    assert "Tally" in get(host, "/").text, "the start page offers the game by its name"
+    start = get(host, "/?game=tally")
+    assert "Tally to 10" in start.text, "then the game's pack"
     created = host.post("/tables", data=start.form("/tables").data(name="Kitchen", pack=pack_id(app)))
     assert created.status_code == 303
     table_id = int(re.search(r"/tally/table/(\d+)/setup$", created.headers["Location"]).group(1))
@@ -173,7 +174,7 @@ def test_its_records_replay_on_the_command_line(tally, tmp_path, capsys):
 # ----- an event of the game ---------------------------------------------------------------------------
 def test_an_event_of_the_game_on_its_dashboard_projector_and_backup(app, client, anon_client):
     organizer = english(client)
-    home = get(organizer, "/organizer/")
+    home = get(organizer, "/organizer/?game=tally")
     created = submit(organizer, home.form("/organizer/events"), name="Tally night", date="2025-05-17",
                      pack=pack_id(app), tables=2)
     event_url = created.response.headers["Location"]

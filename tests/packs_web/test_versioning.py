@@ -32,7 +32,7 @@ EDITED = {"title": "Олимпиада по шахматам", "conditions_intel
 
 def create_event(client, tables=2):
     """The event, created on the organizer's home page with the sample pack; its table ids."""
-    form = get(client, "/organizer/").form("/organizer/events")
+    form = get(client, "/organizer/?game=lyceum-16-25").form("/organizer/events")
     with db(client.application) as s:
         sample_v1 = s.exec(ContentPackRow.__table__.select().where(ContentPackRow.ruleset == "lyceum-16-25",
                                                                    ContentPackRow.key == "sample")).first()

@@ -49,7 +49,7 @@ def post(client, url, data, follow=False, token=True):
 # ----- tables -------------------------------------------------------------------------------
 def create_table(client, name="Стол 1"):
     """A new table through the index page's form; returns its id."""
-    page = get(client, "/")
+    page = get(client, "/?game=lyceum-16-25")  # the game is the first choice
     form = page.form("/tables")
     response = client.post(form.action, data=form.data(name=name))
     assert response.status_code == 303, response.status_code

@@ -449,7 +449,7 @@ def test_an_exact_card_code_jumps_to_the_card_and_a_title_still_lists(host, tabl
 def test_a_lone_host_creates_a_table_gets_it_and_opens_it_on_a_second_device_with_its_pin(app, anon_client):
     lone = anon_client
     lone.get("/?lang=en")
-    start = get(lone, "/")
+    start = get(lone, "/?game=lyceum-16-25")
     response = submit(lone, start.form("/tables"), name="Кружок 7Б")
     assert response.status == 303
     setup_url = response.response.headers["Location"]

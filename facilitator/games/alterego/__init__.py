@@ -8,6 +8,11 @@ from facilitator.games import GamePackage
 from facilitator.rules.alterego.ruleset import RULESET
 
 
+def N_(message):
+    """A message id for the catalogs' extraction, translated where it is shown."""
+    return message
+
+
 class AlterEgo(GamePackage):
     ruleset = RULESET
     folder = Path(__file__).parent
@@ -15,6 +20,8 @@ class AlterEgo(GamePackage):
     turn, setup, final = "alterego.turn", "alterego.setup", "alterego.final"
     layout = "alterego/_layout.html"
     reports = "facilitator.games.alterego.words"
+    #: the shipped pack by its name in the page's language (its catalogs translate it)
+    shipped_pack_name = N_("Alter Ego, 3rd edition")
 
     def narrate(self, loaded, result):
         from facilitator.games.alterego.words import result_lines

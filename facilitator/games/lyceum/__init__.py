@@ -9,12 +9,19 @@ from facilitator.games import GamePackage
 from facilitator.rules.lyceum.ruleset import RULESET
 
 
+def N_(message):
+    """A message id for the catalogs' extraction, translated where it is shown."""
+    return message
+
+
 class Lyceum(GamePackage):
     ruleset = RULESET
     folder = Path(__file__).parent
     screens = "facilitator.games.lyceum.screens"
     turn, setup, final = "lyceum.turn", "lyceum.setup", "lyceum.final"
     reports = "facilitator.games.lyceum.reports"
+    #: the shipped pack by its name in the page's language (its catalogs translate it)
+    shipped_pack_name = N_("Sample deck (not the original game)")
     before_games = True  # the app's first game: an event backup of format /1 is «16/25»'s
     commands = {"pack": "facilitator.games.lyceum.commands"}  # the deck's Excel template, import, export
 

@@ -10,6 +10,11 @@ from facilitator.rules.newangeles.ruleset import RULESET
 MOVE_KINDS = ("deal", "end_round", "demand_round", "capital", "threat", "supply", "transfer", "adjust", "finish")
 
 
+def N_(message):
+    """A message id for the catalogs' extraction, translated where it is shown."""
+    return message
+
+
 class NewAngeles(GamePackage):
     ruleset = RULESET
     folder = Path(__file__).parent
@@ -17,6 +22,8 @@ class NewAngeles(GamePackage):
     turn, setup, final = "newangeles.turn", "newangeles.setup", "newangeles.final"
     layout = "newangeles/_layout.html"
     reports = "facilitator.games.newangeles.words"
+    #: the shipped pack by its name in the page's language (its catalogs translate it)
+    shipped_pack_name = N_("Sample pack (demand cards made up, not the original game's)")
 
     def player_view(self, loaded, name):
         from facilitator.games.newangeles.seat import player_view
@@ -28,11 +35,12 @@ class NewAngeles(GamePackage):
 
     def narrate(self, loaded, result):
         """A move's "what changed" lines in the game's language (the outbox's batch answer too)."""
-        from flask import has_request_context, session
+        from flask import has_request_context
 
         from facilitator.games.newangeles.words import event_lines
-        from facilitator.i18n import use_locale
-        chosen = session.get("lang") if has_request_context() else None
+        from facilitator.i18n import get_locale, use_locale
+        from facilitator.web import page_locale
+        chosen = page_locale(self.locales) if has_request_context() else get_locale()
         with use_locale(chosen if chosen in self.locales else self.locales[0]):  # as the game's screens speak
             return event_lines(result, loaded.pack)
 

@@ -17,6 +17,7 @@ only words what the engine's ``MoveResult`` and standings say.
 """
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import datetime
 from io import BytesIO
 from xml.sax.saxutils import escape
@@ -42,9 +43,29 @@ def rival_label(pack, key):
     return corp_label(pack, key)
 
 
+def N_(message):
+    return message
+
+
+#: the shipped pack's resources by their names in the page's language; a pack of the
+#: organizer's own names its resources as it likes, and is shown as it names them
+RESOURCE_NAMES = {"energy": N_("Energy"), "entertainment": N_("Entertainment"), "tech": N_("Tech"),
+                  "consumables": N_("Consumables"), "materials": N_("Materials")}
+
+
+@lru_cache(maxsize=1)
+def _shipped_resources():
+    from facilitator.rules.newangeles.pack import default_pack_data
+    return {r["key"]: r["name"] for r in default_pack_data()["resources"]}
+
+
 def resource_label(pack, key):
+    """A resource by its name: the shipped pack's in the current language, another pack's as it
+    names it."""
     for r in pack.resources:
         if r.key == key:
+            if key in RESOURCE_NAMES and r.name == _shipped_resources().get(key):
+                return _(RESOURCE_NAMES[key])
             return r.name
     return key
 

@@ -4,8 +4,8 @@ A seat names its table and the player's name at it, and holds the link's secret;
 revokes a seat (``revoked_at``), and a player has at most one live seat per table (a unique
 index over the seats not revoked).
 
-Revision ID: 0003_player_seats
-Revises: 0002
+Revision ID: 0004_player_seats
+Revises: 0003_event_language
 Create Date: 2026-12-20 12:00:00
 """
 from alembic import op
@@ -13,8 +13,8 @@ import sqlalchemy as sa
 import sqlmodel
 
 
-revision = '0003_player_seats'
-down_revision = '0002'
+revision = '0004_player_seats'
+down_revision = '0003_event_language'
 branch_labels = None
 depends_on = None
 
