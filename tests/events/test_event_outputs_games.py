@@ -46,9 +46,10 @@ def na_records():
     return [done, going]
 
 
-def event_of(app, ruleset, records, name):
+def event_of(app, ruleset, records, name, language=None):
+    """An event of ``records``' tables, in ``language`` (its certificates speak it)."""
     with db(app) as s:
-        event = services.events.create_event(s, name, "2026-05-01", ruleset=ruleset)
+        event = services.events.create_event(s, name, "2026-05-01", ruleset=ruleset, language=language)
         ids = [services.import_record(s, r, name=r["table"], event_id=event.id).id for r in records]
         return event.id, ids
 
@@ -85,7 +86,7 @@ def announce(browser, event_id, action):
 @ONE_DATABASE
 def test_an_alter_ego_event_prints_each_table_ranked_on_its_own_in_finnish(app):
     records = ae_records()
-    event_id, (first, second) = event_of(app, AE, records, "AE-ilta")
+    event_id, (first, second) = event_of(app, AE, records, "AE-ilta", language="fi")
     expected = {r["table"]: sorted(ae_standing(ae_replay(ae_read(r)))["players"], key=lambda p: p["place"])
                 for r in records}
     assert any(p["place"] == 1 for p in expected["Pöytä 2"])
@@ -172,7 +173,7 @@ def test_a_dashboard_of_more_than_fifteen_players_lists_them_all(app):
 @ONE_DATABASE
 def test_a_new_angeles_event_prints_each_tables_winners_in_swedish(app):
     records = na_records()
-    event_id, (first, second) = event_of(app, NA, records, "NA-kväll")
+    event_id, (first, second) = event_of(app, NA, records, "NA-kväll", language="sv")
     done, going = (na_replay(na_read(r)) for r in records)
     winners = done.winners()
     corps = {p.name: done.pack.corporation_names[p.corp] for p in done.players}
