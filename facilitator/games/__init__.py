@@ -16,9 +16,11 @@ screens and reports are imported on first use.
 Required of a game: ``ruleset`` (a ``facilitator.rules.registry.Ruleset``), ``folder`` (where
 its ``templates/`` and ``translations/`` are), ``screens`` (the dotted name of the module whose
 ``bp`` is its blueprint) and its ``turn``/``setup``/``final`` endpoints; ``reports`` (the
-module making ``table_protocol_xlsx`` and ``table_protocol_pdf``). The other hooks have
-defaults a game overrides where it has something to say, as python-chess's variants override a
-few questions of ``Board``.
+module making ``table_protocol_xlsx`` and ``table_protocol_pdf``); and the templates of its
+part of the shared event pages (``event_templates``: a table's progress on the organizer's
+dashboard, the event's ranking there, the projector's standings), checked when the web app
+registers the game (``check_templates``). The other hooks have defaults a game overrides where
+it has something to say, as python-chess's variants override a few questions of ``Board``.
 """
 
 from importlib import import_module
@@ -42,6 +44,10 @@ class FormError(MalformedError):
         super().__init__(path, "{text}", text=text)
         self.text = text
         self.form = form
+
+
+class MissingTemplates(LookupError):
+    """A game registered without a template the shared pages draw it with (``event_templates``)."""
 
 
 class GamePackage:
@@ -104,6 +110,32 @@ class GamePackage:
             from facilitator.i18n import gettext
             return gettext(self.shipped_pack_name)
         return title
+
+    # ----- the shared event pages: the template contract -------------------------------------
+    #: the game's part of the shared event pages, as template names in its ``templates/`` folder
+    #: (``{key}``: the game's key): ``progress_template`` the two cells of a table's dashboard row
+    #: (Round, Whose turn; context: ``t`` the row, ``st`` its standing or None), ``ranking_template``
+    #: the event's ranking panel on the dashboard (``result``: ``services.events.event_standings``,
+    #: ``event``), ``public_template`` the projector's standings (``data``: the projector's data)
+    progress_template = "organizer/games/{key}_progress.html"
+    ranking_template = "organizer/games/{key}_ranking.html"
+    public_template = "public/games/{key}.html"
+
+    def event_templates(self):
+        """``{"progress"|"ranking"|"public": template name}``: what the shared organizer and public
+        pages include for an event of this game."""
+        return {role: getattr(self, f"{role}_template").format(key=self.key)
+                for role in ("progress", "ranking", "public")}
+
+    def check_templates(self):
+        """Raise ``MissingTemplates`` naming every template of ``event_templates`` the game's
+        ``templates/`` folder lacks (called when the web app registers the game)."""
+        folder = self.templates
+        missing = [name for name in self.event_templates().values() if folder is None or not (folder / name).is_file()]
+        if missing:
+            raise MissingTemplates(
+                f"the game {self.key!r} lacks the templates the shared event pages draw it with: {', '.join(missing)} "
+                f"(looked in {folder or Path(self.folder or '.') / 'templates'}); see GamePackage.event_templates")
 
     # ----- the web app --------------------------------------------------------------------
     def blueprints(self):
@@ -258,4 +290,4 @@ def of_table(table):
     return get(table.ruleset)
 
 
-__all__ = ["GROUP", "FormError", "GamePackage", "registered", "get", "of_table", "pack_title"]
+__all__ = ["GROUP", "FormError", "GamePackage", "MissingTemplates", "registered", "get", "of_table", "pack_title"]

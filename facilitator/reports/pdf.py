@@ -3,7 +3,10 @@
 The templates ask for "DejaVu Sans", shipped with the app in ``static/fonts`` (it has
 Cyrillic), with common fallbacks; WeasyPrint embeds the subset of the font it uses, so the PDF
 shows the same everywhere. Templates are found inside the package, as the web app finds its
-own: the shared ``facilitator/templates/print/`` and each game's ``templates/print/``.
+own: the shared ``facilitator/templates/print/`` and each game's ``templates/print/``. Every
+sheet extends the one print head, ``print/base.html`` (fonts, page and margin boxes, running
+footer, page numbers, watermark, shared styles: ``_print.css``, or ``_protocol.css`` for a
+table's protocol); certificates extend ``print/certificate_pages.html``.
 """
 
 from datetime import datetime

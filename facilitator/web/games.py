@@ -9,8 +9,11 @@ from facilitator import games
 
 
 def register_blueprints(app):
-    """Register every game's blueprint (its screens) and its templates folder."""
+    """Register every game's blueprint (its screens) and its templates folder; a game lacking a
+    template of its part of the shared event pages is refused here (``GamePackage.check_templates``),
+    not on an organizer's dashboard in the middle of an event."""
     for game in games.registered():
+        game.check_templates()
         for bp in game.blueprints():
             app.register_blueprint(bp)
 

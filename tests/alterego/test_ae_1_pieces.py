@@ -149,6 +149,33 @@ def test_anxiety_is_t_plus_p_and_burn_out_is_reached_at_bo():
     assert (row(game, "meira")["anxiety"], row(game, "meira")["burned_out"]) == (4, True)
 
 
+def test_an_active_one_anxiety_from_burning_out_is_near_burnout_as_the_engine_says():
+    """A = BO − 1: the next anxiety burns it out. Permanent anxiety counts (and the relief of a
+    Stressinpoistokampanja), a burned-out active is no longer near, nor one two below BO."""
+    game = two()
+    give(game, "meira", "vastuutyo")  # P 2, BO 4
+    assert game.near_burnout() == []
+    set_t(game, "meira", 1)  # A 3 = BO − 1
+    assert game.near_burnout() == ["meira"] and not row(game, "meira")["burned_out"]
+    set_t(game, "pare", 4)  # Pare: A 4, BO 5; listed in seating order
+    assert game.near_burnout() == [k for k in game.state.in_seat_order() if k in ("meira", "pare")]
+    set_t(game, "meira", 2)  # A 4: burned out, no longer near
+    assert "meira" not in game.near_burnout() and row(game, "meira")["burned_out"]
+    give(game, "ville", "stressinpoistokampanja")  # relief 1: Meira's work anxiety P 2 -> 1, A 3 again
+    assert "meira" in game.near_burnout() and not row(game, "meira")["burned_out"]
+
+
+@pytest.mark.parametrize("t, near", [(3, False), (4, True), (5, False)])
+def test_near_burnout_is_where_an_idle_turn_end_gains_nothing(t, near):
+    """RULES.md 3.5 step 2: an idle active gains 1 only while A + 1 < BO (Pare, BO 5)."""
+    game = two()
+    set_t(game, "pare", t)
+    assert ("pare" in game.near_burnout()) is near
+    to_play(game)
+    line = next(c for c in game.apply(end("Aino")).checks if c["active"] == "pare")
+    assert (line["outcome"] == "idle_gain") is (not near and t < 5)
+
+
 def test_a_loss_never_takes_t_below_0_and_t_has_no_upper_limit():
     game = to_play(two())
     set_t(game, "tommi", 9)

@@ -14,10 +14,10 @@ import tracemalloc
 import zipfile
 from io import BytesIO
 
+import openpyxl
 import pytest
 
 from facilitator.rules.lyceum.ruleset import sample_pack_data
-from facilitator.games.lyceum import excel
 from facilitator.games.lyceum.excel import MAX_CELLS, MAX_ROWS, MAX_UNPACKED, check_workbook_file, workbook_to_pack
 from facilitator.games.lyceum.importing import PackImportError, json_to_pack, load_pack_bytes
 from facilitator.rules.lyceum.fields import MAX_CARDS, MAX_LEVELS
@@ -72,7 +72,7 @@ def openpyxl_trap(monkeypatch):
     """openpyxl must not be asked to read the file: the refusal comes before it."""
     def trap(*args, **kwargs):
         raise AssertionError("openpyxl was asked to parse a workbook that should have been refused before")
-    monkeypatch.setattr(excel, "load_workbook", trap)
+    monkeypatch.setattr(openpyxl, "load_workbook", trap)
 
 
 def refused_with_memory(data):

@@ -20,9 +20,11 @@ from facilitator.rules.lyceum.cards import COLOUR_TEMPLATES
 from facilitator.rules.lyceum.pack import MALFORMED_KEYS
 
 #: the modules whose texts content.po translates: «16/25»'s deck files, search and summary (its
-#: game package) and the import refusals and ``facilitator pack`` every game shares
+#: game package) and the import refusals and ``facilitator pack`` every game shares, with the
+#: workbook reading every game's deck reader builds on (``content/workbook.py``)
 MODULES = [Path("facilitator/games/lyceum") / name for name in ("excel.py", "summary.py", "search.py")] + [
-    Path("facilitator/games/lyceum") / "importing.py", Path("facilitator/games/lyceum/commands.py")]
+    Path("facilitator/games/lyceum") / "importing.py", Path("facilitator/games/lyceum/commands.py"),
+    Path("facilitator/content/workbook.py")]
 CATALOGS = resources.files("facilitator").joinpath("games", "lyceum", "translations", "ru")
 
 

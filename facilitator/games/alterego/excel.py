@@ -19,14 +19,13 @@ its unpacked size, its parts, each sheet's rows and cells, well-formed XML witho
 
 import json
 import re
-import zipfile
-import zlib
 from dataclasses import dataclass
 from io import BytesIO
-from xml.parsers import expat
 
+from facilitator.content import workbook as deck_workbook
+from facilitator.content.workbook import WorkbookBudget, cell_problem, column_letter as _column_letter, normalize
+from facilitator.content.workbook import refusal as _refusal
 from facilitator.i18n import gettext as _
-from facilitator.i18n import use_locale
 from facilitator.rules.alterego.pack import (ABILITIES, CARD_TYPES, EFFECTS, HOBBY_SUBTYPES, PACK_FORMAT, RULESET,
                                    default_pack_data, pack_problems, read_pack)
 from facilitator.safejson import JSONInputError
@@ -117,37 +116,15 @@ MAX_ROWS = {"instructions": 300, "actives": 300, "cards": 2_000}
 MAX_CELLS = 50_000
 #: columns read in each sheet
 MAX_COLUMNS = 60
-_CHUNK = 1 << 16
-_ROW_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?row[\s/>]")
-_CELL_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c[\s/>]")
-
-
-def normalize(text):
-    return " ".join(str(text).casefold().split())
+BUDGET = WorkbookBudget(MAX_UNPACKED, MAX_PARTS, MAX_ROWS, MAX_CELLS, MAX_COLUMNS)
 
 
 def _every_locale(msgid):
-    out = set()
-    for locale in LOCALES:
-        with use_locale(locale):
-            out.add(normalize(_(msgid)))
-    return out
+    return deck_workbook.in_every_locale(msgid, LOCALES)
 
 
 def _sheet_key(title):
-    name = normalize(title or "")
-    for key, msgid in SHEETS:
-        if name == key or name in _every_locale(msgid):
-            return key
-    return None
-
-
-def _column_letter(n):
-    out = ""
-    while n:
-        n, rest = divmod(n - 1, 26)
-        out = chr(65 + rest) + out
-    return out
+    return deck_workbook.sheet_key_of(title, SHEETS, LOCALES)
 
 
 # ----- writing -------------------------------------------------------------------------------
@@ -274,127 +251,11 @@ def _instructions():
 
 
 # ----- the workbook budget -------------------------------------------------------------------
-def _refusal(where, key, message, **params):
-    return PackImportError([ImportProblem(where, message, key, params)])
-
-
-def _not_xlsx():
-    return _refusal("", "not_xlsx", _("the file is not an Excel workbook (.xlsx)"))
-
-
-def _damaged(where=""):
-    return _refusal(where, "damaged", _("the workbook is damaged and cannot be read; save it again in Excel"))
-
-
-def _too_large(size):
-    params = {"size": max(1, round(size / 2 ** 20)), "limit": MAX_UNPACKED // 2 ** 20}
-    return _refusal("", "too_large", _("the workbook unpacks to {size} MB; a deck's workbook is at most {limit} MB",
-                                       **params), **params)
-
-
-class _Broken(Exception):
-    pass
-
-
 def check_workbook_file(data):
-    """Refuse, before openpyxl reads anything, a file beyond any deck: more than
-    ``MAX_UNPACKED`` bytes packed or unpacked, more than ``MAX_PARTS`` files, a sheet of the
-    deck with more than its ``MAX_ROWS`` rows or ``MAX_CELLS`` cells, an XML part that is not
-    well-formed or declares a DTD. Every part is streamed through expat, nothing is built.
-    Raises ``PackImportError``."""
-    data = bytes(data)
-    if len(data) > MAX_UNPACKED:
-        raise _too_large(len(data))
-    try:
-        archive = zipfile.ZipFile(BytesIO(data))
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
-        raise _not_xlsx() from None
-    with archive:
-        parts = archive.infolist()
-        if len(parts) > MAX_PARTS:
-            raise _refusal("", "too_many_parts", _("the workbook holds {count} files; a workbook holds at most {limit}",
-                                                   count=len(parts), limit=MAX_PARTS), count=len(parts),
-                           limit=MAX_PARTS)
-        if sum(p.file_size for p in parts) > MAX_UNPACKED:
-            raise _too_large(sum(p.file_size for p in parts))
-        names = {p.filename for p in parts}
-        if "xl/workbook.xml" not in names:
-            raise _not_xlsx()
-        sheets = _sheet_parts(archive, names)
-        try:
-            for info in parts:
-                if info.is_dir() or not info.filename.endswith((".xml", ".rels")):
-                    continue
-                title = sheets.get(info.filename)
-                _scan(archive, info, title or info.filename, MAX_ROWS[_sheet_key(title)] if title else None)
-        except (zipfile.BadZipFile, zlib.error, EOFError, RuntimeError, NotImplementedError, OSError):
-            raise _damaged() from None
-
-
-def _sheet_parts(archive, names):
-    """``{part: sheet title}`` of the deck's sheets (read from the workbook's small manifest,
-    which is itself scanned first)."""
-    from xml.etree import ElementTree
-    out = {}
-    for name in ("xl/workbook.xml", "xl/_rels/workbook.xml.rels"):
-        if name not in names:
-            raise _not_xlsx()
-        info = archive.getinfo(name)
-        if info.file_size > 1024 * 1024:
-            raise _damaged(name)
-        _scan(archive, info, name, None)
-    try:
-        book = ElementTree.fromstring(archive.read("xl/workbook.xml"))
-        rels = ElementTree.fromstring(archive.read("xl/_rels/workbook.xml.rels"))
-    except ElementTree.ParseError:
-        raise _damaged() from None
-    targets = {}
-    for r in rels.iter():
-        if r.tag.rpartition("}")[2] == "Relationship":
-            target = r.get("Target", "")
-            targets[r.get("Id")] = target.lstrip("/") if target.startswith("/") else "xl/" + target
-    for sheet in book.iter():
-        if sheet.tag.rpartition("}")[2] != "sheet":
-            continue
-        rel = next((v for k, v in sheet.attrib.items() if k.endswith("}id")), None)
-        part, title = targets.get(rel), sheet.get("name")
-        if part in names and _sheet_key(title) is not None:
-            out[part] = title
-    return out
-
-
-def _scan(archive, info, where, row_limit):
-    parser = expat.ParserCreate()
-
-    def no_dtd(*_args):
-        raise _Broken()
-    parser.StartDoctypeDeclHandler = no_dtd
-    parser.EntityDeclHandler = no_dtd
-    rows = cells = 0
-    carry = b""
-    with archive.open(info) as stream:
-        while True:
-            chunk = stream.read(_CHUNK)
-            try:
-                parser.Parse(chunk, not chunk)
-            except (expat.ExpatError, _Broken):
-                raise _damaged(where) from None
-            if row_limit is not None:
-                text = carry + chunk
-                cut = text.rfind(b"<") if chunk else -1
-                if cut < 0 or len(text) - cut > 64:
-                    cut = len(text)
-                counted, carry = text[:cut], text[cut:]
-                rows += len(_ROW_TAG.findall(counted))
-                cells += len(_CELL_TAG.findall(counted))
-                if rows > row_limit:
-                    raise _refusal(where, "too_many_rows", _("the sheet has more than {limit} rows; delete the rows "
-                                                             "below the table", limit=row_limit), limit=row_limit)
-                if cells > MAX_CELLS:
-                    raise _refusal(where, "too_many_cells", _("the sheet has more than {limit} filled cells; a deck "
-                                                              "has far fewer", limit=MAX_CELLS), limit=MAX_CELLS)
-            if not chunk:
-                return
+    """Refuse, before openpyxl reads anything, a file beyond a deck's ``BUDGET`` (the file, its
+    unpacked size, its parts, each sheet's rows and cells, well-formed XML without a DTD:
+    ``content.workbook.check_workbook_file``). Raises ``PackImportError``."""
+    deck_workbook.check_workbook_file(data, BUDGET, _sheet_key)
 
 
 # ----- reading -------------------------------------------------------------------------------
@@ -446,12 +307,9 @@ class _Reader:
     def problem(self, sheet_key, row, col, message, key, params=None):
         if key in ("missing_sheet", "missing_column", "missing_setting"):
             self.structural = True
-        title = self.sheets[sheet_key][0] if sheet_key in self.sheets else _(SHEET_MSGID[sheet_key])
-        where = f"{title}!{_column_letter(col)}{row}" if row and col else title
+        title = self.sheets[sheet_key].title if sheet_key in self.sheets else _(SHEET_MSGID[sheet_key])
         order = (list(SHEET_MSGID).index(sheet_key), row or 0, col or 0)
-        self.problems.append((order, ImportProblem(where, message, key, params or {}, sheet=title,
-                                                   cell=f"{_column_letter(col)}{row}" if row and col else None,
-                                                   row=row)))
+        self.problems.append((order, cell_problem(title, message, key, params, row, (col,) if row and col else ())))
 
     def read(self):
         for key in ("actives", "cards"):
@@ -476,7 +334,7 @@ class _Reader:
             self.problem("instructions", None, None, _("the sheet «{sheet}» is missing",
                                                        sheet=_(SHEET_MSGID["instructions"])), "missing_sheet")
             return out
-        rows = self.sheets["instructions"][1]
+        rows = self.sheets["instructions"].rows
         labels = {field_name: _every_locale(label) | {field_name} for field_name, label, _hint in SETTINGS}
         for r, values in enumerate(rows[:60], start=1):
             if not values or values[0] is None:
@@ -494,16 +352,10 @@ class _Reader:
         return out
 
     def _columns(self, sheet_key):
-        title, rows = self.sheets[sheet_key]
-        header = rows[0] if rows else []
-        found = {}
-        for col, value in enumerate(header, start=1):
-            if value is None:
-                continue
-            name = normalize(value)
-            for column in COLUMNS[sheet_key]:
-                if column.field not in found and (name == column.field or name in _every_locale(column.header)):
-                    found[column.field] = col
+        words = {}
+        for column in reversed(COLUMNS[sheet_key]):  # a header two columns take is the first's
+            words.update({word: column.field for word in _every_locale(column.header) | {column.field}})
+        found = deck_workbook.read_header(self.sheets[sheet_key], words).columns
         for column in COLUMNS[sheet_key]:
             if column.field not in found:
                 self.problem(sheet_key, 1, None, _("the column «{column}» is missing", column=_(column.header)),
@@ -517,7 +369,7 @@ class _Reader:
         if len(cols) < len(COLUMNS[sheet_key]):
             return []
         items = []
-        for r, values in enumerate(self.sheets[sheet_key][1][1:], start=2):
+        for r, values in enumerate(self.sheets[sheet_key].rows[1:], start=2):
             if not any(v is not None and str(v).strip() for v in values):
                 continue
             out = {}
@@ -632,34 +484,7 @@ def workbook_to_pack(data):
     """An Alter Ego ``Pack`` from .xlsx bytes (or a binary file); raises ``PackImportError``
     listing every problem by its cell, in the current locale. The workbook budget is checked
     before openpyxl reads anything; openpyxl then streams only the deck's sheets."""
-    if hasattr(data, "read"):
-        data = data.read()
-    check_workbook_file(data)
-    from openpyxl import load_workbook
-    from openpyxl.utils.exceptions import InvalidFileException
-    try:
-        wb = load_workbook(BytesIO(data), read_only=True, data_only=True)
-    except (zipfile.BadZipFile, InvalidFileException, KeyError, OSError, ValueError, TypeError):
-        raise _not_xlsx() from None
-    except Exception:  # noqa: BLE001 - a hostile file openpyxl cannot read is a damaged workbook, not a 500
-        raise _damaged() from None
     sheets = {}
-    try:
-        for ws in wb.worksheets:
-            key = _sheet_key(ws.title)
-            if key is None or key in sheets:
-                continue
-            limit = MAX_ROWS[key]
-            rows = []
-            try:
-                for values in ws.iter_rows(min_row=1, max_row=limit + 1, max_col=MAX_COLUMNS, values_only=True):
-                    rows.append(list(values))
-            except Exception:  # noqa: BLE001 - a sheet openpyxl cannot parse is damaged
-                raise _damaged(ws.title) from None
-            if len(rows) > limit:
-                raise _refusal(ws.title, "too_many_rows", _("the sheet has more than {limit} rows; delete the rows "
-                                                            "below the table", limit=limit), limit=limit)
-            sheets[key] = (ws.title, rows)
-    finally:
-        wb.close()
+    for sheet in deck_workbook.read_sheets(data, BUDGET, _sheet_key):
+        sheets.setdefault(sheet.key, sheet)  # the first sheet of each name is the deck's
     return _Reader(sheets).read()

@@ -195,7 +195,7 @@ def _factions(loaded, standing, nxt):
     """The players in turn order, each with their actives (faction order) and what they hold."""
     pack = loaded.pack
     game = loaded.game
-    by_owner = {}
+    by_owner, near = {}, set(game.near_burnout())
     for row in standing["actives"]:
         card = pack.actives_by_key[row["key"]]
         acts = []
@@ -205,7 +205,7 @@ def _factions(loaded, standing, nxt):
                              influence=c.influence, perm=c.permanent_anxiety))
         by_owner.setdefault(row["owner"], []).append(dict(
             row, name=card.name, ability_name=card.ability_name, used_ability=card.used_ability,
-            activities=acts, near=row["anxiety"] >= row["bo"] - 1,
+            activities=acts, near=row["key"] in near,
             meter=[("perm" if i < row["anxiety_perm"] else "temp") if i < row["anxiety"] else "free"
                    for i in range(max(row["bo"], row["anxiety"]))]))
     out = []

@@ -16,29 +16,25 @@ back to its cell. ``pack_to_workbook`` writes the same layout, so
 """
 
 import math
-import posixpath
 import re
-import zipfile
-import zlib
 from dataclasses import dataclass, field
 from io import BytesIO
-from xml.etree import ElementTree
-from xml.parsers import expat
 
-from openpyxl import Workbook, load_workbook
+from openpyxl import Workbook
 from openpyxl.formatting.rule import FormulaRule
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
-from openpyxl.utils.exceptions import InvalidFileException
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from facilitator.i18n import LOCALES, gettext, skill_name, use_locale
+from facilitator.content import workbook as deck_workbook
+from facilitator.content.workbook import WorkbookBudget, blank as _blank, cell_problem, cell_text as _text, normalize
+from facilitator.i18n import LOCALES, gettext, skill_name
 from facilitator.reports.cells import put as put_cell
 from facilitator.rules.lyceum import ERA_KEYS, PACK_FORMAT, SKILLS, pack_problems, read_pack
 from facilitator.rules.lyceum.cards import COLOR_RULES, COLOR_XP, COLORS
 from facilitator.rules.lyceum.fields import MAX_SP, MAX_XP, shown
 from facilitator.rules.lyceum.ruleset import sample_pack
-from facilitator.games.lyceum.importing import (IMPORT_TEMPLATES, ImportProblem, PackImportError, color_name, era_name, json_to_pack,
+from facilitator.games.lyceum.importing import (IMPORT_TEMPLATES, PackImportError, color_name, era_name, json_to_pack,
                         problem_message, problem_text)
 
 __all__ = ["template_workbook", "pack_to_workbook", "workbook_to_pack", "json_to_pack",
@@ -131,18 +127,9 @@ HEADER_ALIGN = Alignment(wrap_text=True, vertical="center", horizontal="center")
 TEXT_ALIGN = Alignment(wrap_text=True, vertical="top")
 
 
-def normalize(text):
-    """How labels and headers are compared: case, ё/е and spacing do not matter."""
-    return " ".join(str(text).replace("ё", "е").replace("Ё", "Е").casefold().split())
-
-
 def _in_every_locale(fn):
     """``fn()`` in each supported locale, normalized (for reading either language back)."""
-    out = set()
-    for locale in LOCALES:
-        with use_locale(locale):
-            out.add(normalize(fn()))
-    return out
+    return deck_workbook.in_every_locale(fn, LOCALES)
 
 
 # ----- writing -------------------------------------------------------------------------------
@@ -331,21 +318,7 @@ def workbook_to_pack(data, pack_id=None, title=None):
     The file is read within the workbook budget (``MAX_UNPACKED`` and the limits below it):
     what is beyond any real deck is refused before openpyxl parses anything, and openpyxl then
     streams only the sheets of the deck (``read_only``), stopping past their row limits."""
-    if hasattr(data, "read"):
-        data = data.read()
-    limits = check_workbook_file(data)
-    try:
-        wb = load_workbook(BytesIO(data), read_only=True, data_only=True)
-    except (zipfile.BadZipFile, InvalidFileException, KeyError, OSError, ValueError, TypeError):
-        raise _not_xlsx() from None
-    except Exception:  # noqa: BLE001 - anything else openpyxl meets in a hostile file: damaged, not a 500
-        raise _damaged() from None
-    try:
-        book = _Book([_read_sheet(ws, limits.get(ws.title)) for ws in wb.worksheets
-                      if _sheet_key(ws.title) is not None])
-    finally:
-        wb.close()
-    return _WorkbookReader(book).read(pack_id, title)
+    return _WorkbookReader(_Book(deck_workbook.read_sheets(data, BUDGET, _sheet_key))).read(pack_id, title)
 
 
 # ----- the workbook budget -------------------------------------------------------------------
@@ -365,248 +338,27 @@ MAX_CELLS = 200_000
 #: Columns read in each sheet (a deck uses 23; the organizer's notes beyond are not read).
 MAX_COLUMNS = 200
 
+BUDGET = WorkbookBudget(MAX_UNPACKED, MAX_PARTS, MAX_ROWS, MAX_CELLS, MAX_COLUMNS)
+
 #: digits of the longest number a cell may hold before it is refused without being converted
 _LONGEST = 15
-_XML_CHUNK = 1 << 18
-_TAG_PREFIX = rb"<(?:[A-Za-z_][\w.-]*:)?"
-_ROW_TAG = re.compile(_TAG_PREFIX + rb"row[\s/>]")
-_CELL_TAG = re.compile(_TAG_PREFIX + rb"c[\s/>]")
-_DIMENSION = re.compile(_TAG_PREFIX + rb"dimension\s+ref\s*=\s*[\"'][A-Za-z$]*\d*(?::[A-Za-z$]*(\d+))?")
-_MANIFEST_LIMIT = 2 * 1024 * 1024  # the package's and the workbook's relationships and sheet list
-
-
-def _refusal(where, key, message, **params):
-    """The workbook refused as a whole for one reason; ``message`` is in the user's language."""
-    return PackImportError([ImportProblem(where, message, key, params)])
-
-
-def _not_xlsx():
-    return _refusal("", "not_xlsx", gettext("the file is not an Excel workbook (.xlsx)"))
-
-
-def _damaged(where=""):
-    return _refusal(where, "damaged", gettext("the workbook is damaged and cannot be read; save it again in Excel"))
-
-
-def _too_large(size):
-    params = {"size": max(1, round(size / 2 ** 20)), "limit": MAX_UNPACKED // 2 ** 20}
-    return _refusal("", "too_large", gettext("the workbook unpacks to {size} MB; a deck's workbook is at most {limit} MB",
-                                             **params), **params)
-
-
-def _too_many_rows(where, limit):
-    return _refusal(where, "too_many_rows", gettext("the sheet has more than {limit} rows; delete the rows below "
-                                                    "the table", limit=limit), limit=limit)
 
 
 def _sheet_key(title):
     """Which sheet of a deck a sheet title names (either language, or the key), else None."""
-    name = normalize(title or "")
-    for key, msgid in SHEETS:
-        if name == key or name in _in_every_locale(lambda: gettext(msgid)):
-            return key
-    return None
-
-
-class _BrokenXML(Exception):
-    """A part that is not well-formed XML (``line``/``column``), or declares a DTD (no position)."""
-
-    def __init__(self, line=None, column=None):
-        self.line, self.column = line, column
-        super().__init__(line, column)
+    return deck_workbook.sheet_key_of(title, SHEETS, LOCALES)
 
 
 def check_workbook_file(data):
     """Refuse, before openpyxl parses anything, a file that is not an .xlsx or is beyond any
-    deck: unpacking to more than ``MAX_UNPACKED`` bytes, holding more than ``MAX_PARTS`` files,
-    a sheet of the deck with more than its ``MAX_ROWS`` rows (declared or counted) or
-    ``MAX_CELLS`` cells, an XML part that is not well-formed or declares a DTD. Every part is
-    streamed through expat without building anything. Returns ``{sheet title: row limit}`` of
-    the deck's sheets; raises ``PackImportError``."""
-    data = bytes(data)
-    if len(data) > MAX_UNPACKED:
-        raise _too_large(len(data))
-    try:
-        archive = zipfile.ZipFile(BytesIO(data))
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
-        raise _not_xlsx() from None
-    with archive:
-        parts = archive.infolist()
-        if len(parts) > MAX_PARTS:
-            params = {"count": len(parts), "limit": MAX_PARTS}
-            raise _refusal("", "too_many_parts", gettext("the workbook holds {count} files; a workbook holds at "
-                                                         "most {limit}", **params), **params)
-        unpacked = sum(p.file_size for p in parts)
-        if unpacked > MAX_UNPACKED:
-            raise _too_large(unpacked)
-        try:
-            sheets = _deck_sheets(archive)
-            for info in parts:
-                if info.filename.endswith((".xml", ".rels")) and not info.is_dir():
-                    title = sheets.get(info.filename)
-                    _scan_part(archive, info, title if title is not None else info.filename,
-                               MAX_ROWS[_sheet_key(title)] if title is not None else None)
-        except (zipfile.BadZipFile, zlib.error, EOFError, RuntimeError, NotImplementedError, OSError):
-            # a bad CRC, a truncated or encrypted part, a compression Python cannot unpack
-            raise _damaged() from None
-    return {title: MAX_ROWS[_sheet_key(title)] for title in sheets.values()}
-
-
-def _deck_sheets(archive):
-    """``{part name: sheet title}`` of the worksheets that are sheets of a deck, found as a
-    spreadsheet application finds them: the package's relationships name the workbook part,
-    whose own relationships name each sheet's part. Not an .xlsx when any of it is missing."""
-    names = set(archive.namelist())
-    package = _small_xml(archive, "_rels/.rels", names)
-    workbook = next((_part_name("", r.get("Target", "")) for r in _elements(package, "Relationship")
-                     if r.get("Type", "").endswith("/officeDocument")), None)
-    if workbook is None or workbook not in names:
-        raise _not_xlsx()
-    folder, base = posixpath.split(workbook)
-    rels = _small_xml(archive, posixpath.join(folder, "_rels", base + ".rels"), names)
-    targets = {r.get("Id"): _part_name(folder, r.get("Target", "")) for r in _elements(rels, "Relationship")}
-    out = {}
-    for sheet in _elements(_small_xml(archive, workbook, names), "sheet"):
-        rel = next((v for k, v in sheet.attrib.items() if k.endswith("}id")), None)
-        part, title = targets.get(rel), sheet.get("name")
-        if part in names and _sheet_key(title) is not None:
-            out[part] = title
-    return out
-
-
-def _small_xml(archive, name, names):
-    """A small part of the package's manifest, parsed (after the same expat check as any part)."""
-    if name not in names:
-        raise _not_xlsx()
-    info = archive.getinfo(name)
-    if info.file_size > _MANIFEST_LIMIT:
-        raise _damaged(name)
-    _scan_part(archive, info, name, None)
-    try:
-        return ElementTree.fromstring(archive.read(name))
-    except ElementTree.ParseError:
-        raise _damaged(name) from None
-
-
-def _elements(root, local):
-    return [e for e in root.iter() if isinstance(e.tag, str) and e.tag.rpartition("}")[2] == local]
-
-
-def _part_name(folder, target):
-    """A relationship's target as a part name of the archive (no leading slash)."""
-    path = target[1:] if target.startswith("/") else posixpath.join(folder, target)
-    return posixpath.normpath(path).lstrip("/")
-
-
-def _scan_part(archive, info, where, row_limit):
-    """Stream one XML part through expat (well-formed, no DTD) without building anything; for a
-    sheet of a deck (``row_limit`` given) also read its declared dimension and count its rows
-    and cells, stopping at the first limit passed. Refusals name ``where``."""
-    try:
-        _scan_xml(archive, info, where, row_limit)
-    except _BrokenXML as bad:
-        if bad.line is None:
-            raise _damaged(where) from None
-        params = {"line": bad.line, "column": bad.column}
-        raise _refusal(where, "bad_xml", gettext("the workbook is damaged: its XML is broken at line {line}, column "
-                                                 "{column}; save it again in Excel", **params), **params) from None
-
-
-def _scan_xml(archive, info, where, row_limit):
-    parser = expat.ParserCreate()
-
-    def no_dtd(*_args):
-        raise _BrokenXML()
-    parser.StartDoctypeDeclHandler = no_dtd
-    parser.EntityDeclHandler = no_dtd
-    rows = cells = 0
-    carry = b""
-    first = True
-    with archive.open(info) as stream:
-        while True:
-            chunk = stream.read(_XML_CHUNK)
-            try:
-                parser.Parse(chunk, not chunk)
-            except expat.ExpatError as err:
-                raise _BrokenXML(err.lineno, err.offset + 1) from None
-            if row_limit is not None:
-                if first:
-                    first = False
-                    dimension = _DIMENSION.search(chunk)
-                    last = dimension.group(1) if dimension else None
-                    if last and (len(last) > 9 or int(last) > row_limit):
-                        raise _too_many_rows(where, row_limit)
-                text = carry + chunk
-                cut = text.rfind(b"<") if chunk else -1
-                if cut < 0 or len(text) - cut > 64:  # no tag can start in a longer tail
-                    cut = len(text)
-                counted, carry = text[:cut], text[cut:]
-                rows += len(_ROW_TAG.findall(counted))
-                cells += len(_CELL_TAG.findall(counted))
-                if rows > row_limit:
-                    raise _too_many_rows(where, row_limit)
-                if cells > MAX_CELLS:
-                    raise _refusal(where, "too_many_cells", gettext("the sheet has more than {limit} filled cells; "
-                                                                    "a deck has far fewer", limit=MAX_CELLS),
-                                   limit=MAX_CELLS)
-            if not chunk:
-                return
-
-
-class _Cell:
-    __slots__ = ("value",)
-
-    def __init__(self, value):
-        self.value = value
-
-
-_EMPTY = _Cell(None)
-
-
-class _Sheet:
-    """A sheet's values as read (rows of at most ``MAX_COLUMNS``), with the little of openpyxl's
-    ``Worksheet`` the reader uses: ``title``, ``max_row``, ``max_column``, ``cell(row, column)``."""
-
-    def __init__(self, title, rows):
-        self.title = title
-        self.rows = rows
-        self.max_row = len(rows)
-        self.max_column = max((len(r) for r in rows), default=0)
-
-    def cell(self, row, column):
-        if 1 <= row <= len(self.rows):
-            values = self.rows[row - 1]
-            if 1 <= column <= len(values):
-                return _Cell(values[column - 1])
-        return _EMPTY
+    deck (``BUDGET``: ``content.workbook.check_workbook_file``). Returns ``{sheet title: row
+    limit}`` of the deck's sheets; raises ``PackImportError``."""
+    return deck_workbook.check_workbook_file(data, BUDGET, _sheet_key)
 
 
 @dataclass
 class _Book:
-    worksheets: list
-
-
-def _read_sheet(ws, limit):
-    """A sheet of a deck streamed by openpyxl (``read_only``), refused past ``limit`` rows
-    (counted again here: the count before did not see a row number jumping ahead)."""
-    limit = limit if limit is not None else max(MAX_ROWS.values())
-    width = min(ws.max_column or MAX_COLUMNS, MAX_COLUMNS)
-    rows = []
-    try:
-        for values in ws.iter_rows(min_row=1, max_row=limit + 1, max_col=width, values_only=True):
-            if len(rows) == limit:
-                raise _too_many_rows(ws.title, limit)
-            values = list(values)
-            while values and values[-1] is None:
-                values.pop()
-            rows.append(values)
-    except PackImportError:
-        raise
-    except Exception:  # noqa: BLE001 - a sheet openpyxl cannot parse is a damaged workbook, not a 500
-        raise _damaged(ws.title) from None
-    while rows and not rows[-1]:
-        rows.pop()
-    return _Sheet(ws.title, rows)
+    worksheets: list  # the deck's sheets as read (``content.workbook.Sheet``)
 
 
 @dataclass
@@ -643,20 +395,12 @@ class _WorkbookReader:
     def problem(self, sheet_key, message, key, params=None, row=None, cols=(), pack_problem=None):
         ws = self.sheets.get(sheet_key)
         sheet = ws.title if ws is not None else gettext(SHEET_MSGID[sheet_key])
-        cell = None
-        if row is not None and cols:
-            low, high = min(cols), max(cols)
-            cell = f"{get_column_letter(low)}{row}"
-            if high != low:
-                cell += f":{get_column_letter(high)}{row}"
-        where = f"{sheet}!{cell}" if cell else sheet
         extra = {}
         if pack_problem is not None:
             extra = {"item": pack_problem.item, "index": pack_problem.index, "code": pack_problem.code,
                      "field": pack_problem.field}
         order = ([k for k, _ in SHEETS].index(sheet_key), row or 0, min(cols) if cols else 0)
-        self.problems.append((order, ImportProblem(where, message, key, dict(params or {}), sheet=sheet,
-                                                   cell=cell, row=row, **extra)))
+        self.problems.append((order, cell_problem(sheet, message, key, params, row, cols, **extra)))
 
     # -- the whole workbook --
     def read(self, pack_id, title):
@@ -729,28 +473,20 @@ class _WorkbookReader:
         Returns None when a required column is missing (the sheet's rows are then not read)."""
         ws = self.sheets[sheet_key]
         columns = COLUMNS[sheet_key]
-        headers = {}
+        words = {}
         for col in columns:
             for word in _in_every_locale(col.label) | {normalize(col.field)}:
-                headers[word] = col
+                words[word] = col.field
         groups = {}
         for group, msgid in GROUPS:
             for word in _in_every_locale(lambda: gettext(msgid)) | {group}:
                 groups[word] = group
-        found = {}
-        for c in range(1, ws.max_column + 1):
-            raw = ws.cell(row=1, column=c).value
-            if raw is None or not str(raw).strip():
-                continue
-            text = str(raw).strip()
-            col = headers.get(normalize(text))
-            if col is not None:
-                if col.field in found:
-                    self.problem(sheet_key, gettext("the column «{column}» appears twice", column=text),
-                                 "column_twice", {"column": text}, 1, (c,))
-                else:
-                    found[col.field] = c
-                continue
+        header = deck_workbook.read_header(ws, words)
+        found = header.columns
+        for c, text in header.twice:
+            self.problem(sheet_key, gettext("the column «{column}» appears twice", column=text),
+                         "column_twice", {"column": text}, 1, (c,))
+        for c, text in header.others:
             head, sep, rest = text.partition(":")
             if sep and normalize(head) in groups:
                 self.problem(sheet_key, gettext("unknown skill «{skill}» in the column «{column}»; the skills "
@@ -1010,15 +746,3 @@ class _WorkbookReader:
             message = problem_message(p)
         self.problem("instructions", message, p.key, p.params, r, (2,) if r else (), pack_problem=p)
 
-
-def _blank(value):
-    return value is None or (isinstance(value, str) and not value.strip())
-
-
-def _text(value):
-    """A cell's value as text: numbers without a trailing ".0", empty as ""."""
-    if value is None:
-        return ""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return value if isinstance(value, str) else str(value)

@@ -140,6 +140,13 @@ class Game:
     def faction(self, player):
         return list(self._s.factions[player])
 
+    def near_burnout(self):
+        """The actives one anxiety from burning out (``State.near_burnout``: A = BO − 1), in
+        seating order: what the host's screen warns of."""
+        st = self._s
+        relief = st.stress_relief()
+        return [k for k in st.in_seat_order() if st.near_burnout(st.actives[k], relief)]
+
     def next(self):
         """What the game waits for, exactly as `alterego-standings/1`'s ``next``."""
         st = self._s

@@ -281,6 +281,13 @@ class State:
         """Burned out while A ≥ BO (read at every moment)."""
         return a.t + self.perm(a, relief) >= a.card.bo
 
+    def near_burnout(self, a, relief=None):
+        """One anxiety from burning out: A + 1 ≥ BO but not yet A ≥ BO (so A = BO − 1). The next
+        anxiety it takes burns it out, and while it stays so an idle turn end gains it nothing
+        (RULES.md 3.5, step 2)."""
+        anxiety = a.t + self.perm(a, relief)
+        return anxiety + 1 >= a.card.bo > anxiety
+
     # ----- RULES.md 5: influence ----------------------------------------------------------
     def influence_base(self, a):
         """B: influence of its in-force activities; Ville +1 per in-force campaign; Meira + U."""
