@@ -197,10 +197,12 @@ def create_app(test_config=None):
         from flask import redirect, url_for
         return redirect(url_for("static", filename="favicon.svg"), 301)
 
+    csrf_token = templating.csrf_token_of(app)
+
     @app.context_processor
     def _roles():
         from facilitator.web.auth import is_organizer
-        return {"is_organizer": is_organizer()}
+        return {"is_organizer": is_organizer(), "csrf_token": csrf_token}
 
     @app.before_request
     def _locale():
@@ -212,9 +214,8 @@ def create_app(test_config=None):
 
     @app.context_processor
     def _languages():
-        from facilitator.web.games import move_names
         return {"page_locales": g.get("page_locales", i18n.LOCALES), "page_game": g.get("page_game"),
-                "outbox_move_names": lambda: move_names(g.get("page_ruleset"))}
+                "outbox_move_names": lambda: templating.move_names(g.get("page_ruleset"))}
 
     @app.teardown_request
     def _end_request(_exc=None):

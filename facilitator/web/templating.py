@@ -9,14 +9,22 @@ template is compiled; ``_("… {n} …", n=value)`` becomes the translated text'
 the same values, so a screen reads exactly as before. A template that binds ``_`` itself (a
 loop variable, a macro's argument, a ``set``) is compiled as written.
 
+Two of Jinja's steps are taken the short way where the answer is known: an attribute of a plain
+``dict`` (a view model's row: ``p.name``) is its item, without first failing to find an
+attribute of that name; a call of a plain function (not marked to take the context) is made
+without first looking for Jinja's marks on it. Both give what Jinja gives.
+
 The catalogs are read once per process; when the registered games change (``registry.
 on_change``: a game's catalogs come or go) every compiled template is dropped with them.
 """
 
 import weakref
+from types import BuiltinFunctionType, FunctionType, MethodType
 
 from flask.templating import Environment as FlaskEnvironment
 from jinja2 import nodes
+from jinja2.runtime import Context as JinjaContext
+from jinja2.utils import internalcode
 from jinja2.visitor import NodeTransformer
 
 from facilitator import i18n
@@ -25,8 +33,43 @@ from facilitator.rules import registry
 _environments = weakref.WeakSet()
 
 
+#: what ``getattr`` finds on a plain dict: its class's attributes (an instance has none of its own)
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class Context(JinjaContext):
+    """Jinja's context, calling a plain function at once (see above)."""
+
+    @internalcode
+    def call(__self, __obj, *args, **kwargs):  # noqa: N805 (Jinja's own signature)
+        kind = type(__obj)
+        if kind is MethodType:
+            function = __obj.__func__
+            plain = type(function) is FunctionType and "jinja_pass_arg" not in function.__dict__
+        else:
+            plain = kind is BuiltinFunctionType or (kind is FunctionType and "jinja_pass_arg" not in __obj.__dict__)
+        if not plain:
+            return super().call(__obj, *args, **kwargs)
+        kwargs.pop("_block_vars", None)
+        kwargs.pop("_loop_vars", None)
+        try:
+            return __obj(*args, **kwargs)
+        except StopIteration:
+            return __self.environment.undefined("value was undefined because a callable raised a StopIteration exception")
+
+
 class Environment(FlaskEnvironment):
     """Flask's environment, with templates compiled and cached per language (see above)."""
+
+    context_class = Context
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
 
     def __init__(self, app, **options):
         super().__init__(app, **options)
@@ -80,11 +123,58 @@ class _Translated(NodeTransformer):
         return nodes.Call(fill, [], node.kwargs, None, None, lineno=lineno)
 
 
+# ----- what every page says the same way, worked out once ---------------------------------
+#: the most entries one of the caches below keeps (then it starts again)
+KEPT = 10_000
+_move_names = {}
+
+
+def move_names(ruleset):
+    """``{move type: its name}`` in the current language for a page of ``ruleset``'s game (the
+    tablet's outbox names a waiting move by it), worked out once per game and language. Read
+    it, never change it."""
+    key = (ruleset, i18n.get_locale())
+    names = _move_names.get(key)
+    if names is None:
+        from facilitator.web.games import move_names as names_of
+        names = _move_names[key] = names_of(ruleset)
+    return names
+
+
+def csrf_token_of(app):
+    """The pages' ``csrf_token()``: Flask-WTF's ``generate_csrf``, the signed token kept per
+    session token while tokens never expire (``WTF_CSRF_TIME_LIMIT`` None, as the app sets it:
+    a tablet may sit idle for hours). Any token signed for a session's token is as good as a
+    fresh one then (what the check compares is the session's token, and the signature), so
+    a page names the one signed before instead of signing it again on every page. With a time
+    limit, each page signs its own, as Flask-WTF does."""
+    from flask import g, session
+    from flask_wtf.csrf import generate_csrf
+    signed = {}
+
+    def csrf_token():
+        config = app.config
+        if (config["WTF_CSRF_TIME_LIMIT"] is not None or config["WTF_CSRF_FIELD_NAME"] != "csrf_token"
+                or "csrf_token" in g or "csrf_token" not in session):
+            return generate_csrf()
+        key = (config.get("WTF_CSRF_SECRET_KEY") or app.secret_key, session["csrf_token"])
+        token = signed.get(key)
+        if token is None:
+            if len(signed) >= KEPT:
+                signed.clear()
+            token = signed[key] = generate_csrf()
+        else:
+            g.csrf_token = token  # what ``generate_csrf`` answers for the rest of the request
+        return token
+    return csrf_token
+
+
 @registry.on_change
 def _forget_compiled():
     for environment in list(_environments):
         if environment.cache is not None:
             environment.cache.clear()
+    _move_names.clear()
 
 
 __all__ = ["Environment"]
