@@ -198,6 +198,7 @@ def create_app(test_config=None):
         return redirect(url_for("static", filename="favicon.svg"), 301)
 
     csrf_token = templating.csrf_token_of(app)
+    app.jinja_env.globals["csrf_token"] = csrf_token  # macros imported without the page's context
 
     @app.context_processor
     def _roles():
