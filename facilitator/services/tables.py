@@ -112,6 +112,17 @@ class LoadedTable:
         self._session = session
         self._moves_in_force = moves_in_force
         self.standing = None  # the table's standing of this position, once worked out
+        self.position = None  # the ``Position`` its game, last and problem are, where one is kept
+
+    def kept(self, key, make):
+        """What ``make()`` gives for this position, worked out once per position and kept with
+        the game in this process's cache (``Position.kept``): a move's POST works out the
+        table's standing and what the move changed, the turn screen drawn next reads them
+        instead of working them out again. ``key`` names what it is and everything else it
+        depends on (the language of a text). The value is shared: read it, never change it."""
+        if self.position is None:
+            return make()
+        return self.position.remember(key, make)
 
     @property
     def moves_in_force(self):
@@ -414,6 +425,7 @@ def _assemble(session, table, pack_row, log, fresh=False):
             # what the log's moves take, for the next move's room check (the log is read now anyway)
             cache.keep_log_bytes((table.id, table.created_at, seq), _bytes_of(r for r in loaded.log if r.seq <= seq))
         loaded.game, loaded.last, loaded.problem, loaded._moves_in_force = hit
+        loaded.position = hit
         if loaded.problem is not None and table.status != "broken":
             _mark_broken(session, loaded)
     return loaded
@@ -439,12 +451,22 @@ class Position(tuple):
     """What the cache keeps of a table's newest position: ``(game, last, problem, moves)`` —
     the game, ``(seq, result)`` of the last move in force (None before the first: what the turn
     screen's "what changed" lines need, so it never reads the log), the ``Problem`` of a log
-    that does not replay (or None), and how many moves are in force."""
-
-    __slots__ = ()
+    that does not replay (or None), and how many moves are in force. ``kept`` holds what was
+    worked out from it (``LoadedTable.kept``): it lives and goes with the position."""
 
     def __new__(cls, game, last, problem, moves):
-        return super().__new__(cls, (game, last, problem, moves))
+        position = super().__new__(cls, (game, last, problem, moves))
+        position.kept = {}
+        return position
+
+    def remember(self, key, make):
+        value = self.kept.get(key, _NOTHING)
+        if value is _NOTHING:
+            value = self.kept[key] = make()
+        return value
+
+
+_NOTHING = object()
 
 
 def replay_log(rules, pack, players_json, table_name, rows):
@@ -693,8 +715,10 @@ def record_move(session, table_id, move, after, author=None, client_id=None):
         raise _stale(session, loaded.table.id, after, data)
     if loaded._log is not None:
         loaded._log.append(row)
-    loaded.game, loaded.last, loaded._moves_in_force = game, (seq, result), moves
-    _keep(session, loaded, seq, Position(game, (seq, result), None, moves))
+    position = Position(game, (seq, result), None, moves)
+    position.kept["standing"] = loaded.standing  # worked out for the row: the next screen reads it
+    loaded.game, loaded.last, loaded._moves_in_force, loaded.position = game, (seq, result), moves, position
+    _keep(session, loaded, seq, position)
     cache, table = game_cache(session), loaded.table
     after_commit(session, lambda: cache.keep_log_bytes((table.id, table.created_at, seq), used))
     return loaded, result
@@ -778,6 +802,7 @@ def _take_back(session, loaded, target_seq, kind, after, author):
     loaded._log = loaded.log + [row]
     loaded.undone = undone
     loaded.game, loaded.last, loaded.problem, loaded._moves_in_force = position
+    loaded.position = position
     _keep(session, loaded, seq, position)
     cache, table = game_cache(session), loaded.table
     used = cache.log_bytes((table.id, table.created_at, after))

@@ -14,11 +14,13 @@ from datetime import timedelta
 from pathlib import Path
 
 from flask import Flask, current_app, g, render_template, request, session
+from flask.globals import _cv_request
 from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import HTTPException
 
 from facilitator import i18n, services
+from facilitator.web import templating
 
 PACKAGE = Path(__file__).resolve().parent.parent  # facilitator/: templates, static files, fonts
 csrf = CSRFProtect()
@@ -67,7 +69,46 @@ class App(Flask):
     tablets writing at once wait for each other and never fail. A page that only reads may still
     find something to write on its way (a table found not to replay is marked at once): if that
     write meets another, the page is drawn once more from the top, this time with the lock
-    taken first, unless it had already committed something."""
+    taken first, unless it had already committed something.
+
+    Its templates are compiled once per language, their fixed texts translated then
+    (``templating.Environment``)."""
+
+    jinja_environment = templating.Environment
+    #: compiled templates kept: every screen, mail and print template in each of the languages
+    jinja_options = {"cache_size": 2000}
+
+    #: the most URLs ``url_for`` keeps (then it starts again)
+    URLS_KEPT = 20_000
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._urls = {}
+
+    def url_for(self, endpoint, /, **values):
+        """Flask's ``url_for``, each URL built once per process: a turn screen names the same two
+        dozen addresses (its forms', its links', the static files') on every tap. A URL is kept
+        by its endpoint, its values (in their order and with their types) and the request's
+        script root; a relative endpoint, an ``_external`` URL (or any ``_`` option), a call
+        outside a request and the debug server (a static file's hash changes as it is edited)
+        build it each time. What it builds from is fixed while the process runs: the routes,
+        and the one ``url_defaults`` (``static_files``: a static file's hash)."""
+        ctx = _cv_request.get(None)
+        if ctx is None or self.debug or endpoint[:1] == ".":
+            return super().url_for(endpoint, **values)
+        try:
+            key = (ctx.request.script_root, endpoint, *((k, type(v), v) for k, v in values.items()))
+            url = self._urls.get(key)
+        except TypeError:  # a value that is not hashable (a list of values)
+            return super().url_for(endpoint, **values)
+        if url is None:
+            if any(k[:1] == "_" for k in values):
+                return super().url_for(endpoint, **values)
+            url = super().url_for(endpoint, **values)
+            if len(self._urls) >= self.URLS_KEPT:
+                self._urls.clear()
+            self._urls[key] = url
+        return url
 
     def dispatch_request(self):
         changed_before = services.db.writes_committed()
@@ -158,10 +199,13 @@ def create_app(test_config=None):
         from flask import redirect, url_for
         return redirect(url_for("static", filename="favicon.svg"), 301)
 
+    csrf_token = templating.csrf_token_of(app)
+    app.jinja_env.globals["csrf_token"] = csrf_token  # macros imported without the page's context
+
     @app.context_processor
     def _roles():
         from facilitator.web.auth import is_organizer
-        return {"is_organizer": is_organizer()}
+        return {"is_organizer": is_organizer(), "csrf_token": csrf_token}
 
     @app.before_request
     def _locale():
@@ -174,9 +218,8 @@ def create_app(test_config=None):
 
     @app.context_processor
     def _languages():
-        from facilitator.web.games import move_names
         return {"page_locales": g.get("page_locales", i18n.ALL_LOCALES), "page_game": g.get("page_game"),
-                "outbox_move_names": lambda: move_names(g.get("page_ruleset"))}
+                "outbox_move_names": lambda: templating.move_names(g.get("page_ruleset"))}
 
     @app.teardown_request
     def _end_request(_exc=None):

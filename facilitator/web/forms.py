@@ -4,6 +4,7 @@ tables. Each game's own forms are in its package (``games/<game>/forms.py``); th
 themselves are checked by the engines, never here."""
 
 from datetime import date
+from functools import lru_cache
 
 from flask_wtf import FlaskForm
 from wtforms import (DateField, IntegerField, SelectField, StringField)
@@ -42,11 +43,18 @@ class _Refused:
         self.ngettext = field.ngettext
 
 
+@lru_cache(maxsize=None)
+def _wtforms_translations(locale):
+    """WTForms' own messages ("Not a valid integer value") in ``locale``: its catalog found and
+    read once per language, not on every form a request builds (a move form builds two)."""
+    return wtforms_i18n.get_translations([locale])
+
+
 class BaseForm(FlaskForm):
     class Meta:
         def get_translations(self, form):
             # WTForms' own messages ("Not a valid integer value") in the current language
-            return wtforms_i18n.get_translations([get_locale()])
+            return _wtforms_translations(get_locale())
 
 
 class NestedForm(PlainForm):
@@ -55,7 +63,7 @@ class NestedForm(PlainForm):
 
     class Meta:
         def get_translations(self, form):
-            return wtforms_i18n.get_translations([get_locale()])
+            return _wtforms_translations(get_locale())
 
 
 class AfterForm(BaseForm):

@@ -186,7 +186,7 @@ def record(game, table_id, move, after, refuse, pack=None, **extra):
         with db_session() as s:
             loaded, result = services.record_move(s, table_id, move, after)
             finished = loaded.game.finished
-            lines = game.narrate(loaded, result)
+            lines = narration(game, loaded)
     except services.TableNotFound:
         abort(404)
     except services.StaleMove as err:
@@ -199,6 +199,16 @@ def record(game, table_id, move, after, refuse, pack=None, **extra):
         why = refusal(err, game, pack)
         return refuse(table_id, _("The move was not recorded: {error}", error=why.message), why.status, **extra)
     return after_recorded(game, table_id, lines, finished)
+
+
+def narration(game, loaded):
+    """What the table's last move in force changed, as the host's lines in the current language
+    (``game.narrate``), worked out once per position and language: the move's POST flashes
+    them and the turn screen drawn next says them again as its "last move" (``LoadedTable.kept``)."""
+    from facilitator.i18n import get_locale
+    if loaded.last is None:
+        return []
+    return loaded.kept(("narration", get_locale()), lambda: game.narrate(loaded, loaded.last[1]))
 
 
 #: the most fields one queued form may hold (a form of the app holds at most a few dozen)
@@ -295,5 +305,5 @@ def after_recorded(game, table_id, lines, finished):
     return redirect(url_for(game.turn, table_id=table_id), 303)
 
 
-__all__ = ["guard", "load", "needs_check", "main_screen", "final_screen", "screen_again", "form_errors", "undo", "Refusal", "refusal",
+__all__ = ["guard", "load", "narration", "needs_check", "main_screen", "final_screen", "screen_again", "form_errors", "undo", "Refusal", "refusal",
            "record", "already_recorded", "after_recorded", "form_action", "queued_forms", "games"]

@@ -33,7 +33,7 @@ from facilitator.safejson import JSONInputError, loads as safe_loads
 from facilitator.games import FormError
 from facilitator.games.lyceum import GAME
 from facilitator.web import db_session, table
-from facilitator.games.lyceum.describe import pending_reasons, result_lines, turn_order_text
+from facilitator.games.lyceum.describe import pending_reasons, turn_order_text
 from facilitator.games.lyceum.forms import RANDOM, AdjustForm, AllocateForm, DrawForm, ManualCardForm, PlayDeferredForm, RestForm, SetupForm, SimpleMoveForm, TimerForm
 
 #: the «16/25» screens a table of another game is sent on from, to its own game's
@@ -162,7 +162,7 @@ def turn_rules():
 
 def _context(loaded, **extra):
     game = loaded.game
-    standing = table_standing(game)
+    standing = loaded.kept("standing", lambda: table_standing(game))  # the move's POST worked it out
     legal = game.legal_moves()
     kinds = {m["type"]: m for m in legal}
     nxt = game.next()
@@ -192,7 +192,7 @@ def _context(loaded, **extra):
                share_refusal=translate_error(share_refusal) if share_refusal is not None else None,
                round_no=round_no, era=era_of_round(round_no), age=age_in_round(round_no), new_era=new_era,
                players=players, order_reason=order_reason, seq=loaded.seq,
-               last_lines=result_lines(last) if last else [], colors=COLORS,
+               last_lines=table.narration(GAME, loaded), colors=COLORS,
                deferred_prompt=deferred if deferred and request.args.get("deferred") != f"later-{loaded.seq}"
                else None, deferred_mover=mover,
                deferred_why=", ".join(_("{skill} {have} < {need}", skill=skill_name(sk), have=have, need=need)
