@@ -342,26 +342,40 @@ class Game:
     def apply(self, move):
         """Carry out a legal move and return what it changed; an illegal one changes nothing."""
         run = self._plan(move)
-        before = {n: p.snapshot() for n, p in self.players.items()}
+        players = self.players
+        # what a move changes is its player's, but for a share's XP given to every other player
+        # (and a finish's, which names no player)
+        moving = players.items() if move.player is None or move.type == "share" \
+            else ((move.player, players[move.player]),)
+        before = [(n, p, p.xp, p.skills.copy(), p.pending, p.best_level) for n, p in moving]
         result = MoveResult(index=len(self.moves), move=move, round=0, era="")
         run(result)
         result.round = self.round
         result.era = self.era.key
-        for n, p in self.players.items():
-            xp, skills, pending, best = before[n]
-            delta_skills = {s: p.skills[s] - skills[s] for s in SKILLS if p.skills[s] != skills[s]}
+        level_for = self.pack.level_for
+        changes, after = result.changes, result.after
+        if self.history:  # only the move's players can have moved on since the last move
+            after.update(self.history[-1].after)
+        else:
+            for n, p in players.items():
+                after[n] = (p.xp, level_for(p.xp))
+        for n, p, xp, skills, pending, best in before:
             change = {}
             if p.xp != xp:
                 change["xp"] = p.xp - xp
-            if delta_skills:
-                change["skills"] = delta_skills
+            now = p.skills
+            if now != skills:
+                delta_skills = {s: now[s] - skills[s] for s in SKILLS if now[s] != skills[s]}
+                if delta_skills:
+                    change["skills"] = delta_skills
             if p.pending != pending:
                 change["pending"] = p.pending - pending
             if p.best_level != best:
                 change["levels"] = list(range(best + 1, p.best_level + 1))
             if change:
-                result.changes[n] = change
-            result.after[n] = (p.xp, self.pack.level_for(p.xp))
+                changes[n] = change
+                if p.xp != xp:
+                    after[n] = (p.xp, level_for(p.xp))
         self.moves.append(move)
         self.history.append(result)
         return result
@@ -373,9 +387,10 @@ class Game:
             raise _illegal("2.1", "unknown_player", "unknown player {player!r}; the players are {allowed}",
                            player=move.player, allowed=", ".join(self.order))
         if move.type not in ("allocate", "adjust"):
-            pending = self.pending()
-            if pending:
-                who, count = next(iter(pending.items()))
+            players = self.players
+            who = next((n for n in self.order if players[n].pending), None)  # the first of ``pending()``
+            if who is not None:
+                count = players[who].pending
                 raise _illegal("3.6", "pending_sp",
                                "{who} has {count} free SP to allocate first; until then only allocate "
                                "and adjust are accepted", who=who, count=count)
@@ -441,7 +456,8 @@ class Game:
         if move.decision == "play":
             if short:
                 raise self._not_eligible(short)
-            redistribute = self._check_card_redistribution(card, move.redistribute, self._after_card(p, card))
+            redistribute = None if move.redistribute is None else \
+                self._check_card_redistribution(card, move.redistribute, self._after_card(p, card))
         elif move.decision == "defer":
             if not short:
                 raise _illegal("3.2", "defer_eligible",
@@ -538,8 +554,8 @@ class Game:
         short = held.card.shortfalls(p.skills)
         if short:
             raise self._not_eligible(short)
-        redistribute = self._check_card_redistribution(held.card, move.redistribute,
-                                                       self._after_card(p, held.card))
+        redistribute = None if move.redistribute is None else \
+            self._check_card_redistribution(held.card, move.redistribute, self._after_card(p, held.card))
 
         def run(result):
             result.card = held.card
