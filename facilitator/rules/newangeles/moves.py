@@ -470,6 +470,192 @@ def _read_adjust(data, path, args, strict):
             for player, assets in removed.items()}
 
 
+# ----- the usual move, read fast ----------------------------------------------------------------
+# A record is made of a few shapes of move. ``_usual_move`` reads those with plain checks and
+# gives None for anything else, which ``read_move`` then reads the full way (that way also names
+# what is wrong). Whatever it takes, the full way takes and reads the same; every check below
+# is the full reader's own bound (a printable text holds no control character).
+
+
+def _line(value, limit):
+    """A non-blank one-line text within ``limit``, as ``read_text`` takes it."""
+    return type(value) is str and len(value) <= limit and value.isprintable() and value.strip()
+
+
+def _printable(value, limit):
+    """A one-line text within ``limit``, empty or not, as ``_note`` and ``check_text`` take it."""
+    return type(value) is str and len(value) <= limit and value.isprintable()
+
+
+def _plain_number(value):
+    return type(value) is int and -MAX_NUMBER <= value <= MAX_NUMBER
+
+
+def _plain_numbers(value):
+    """A copy of a map ``_numbers`` reads as it is, else None."""
+    if type(value) is not dict or len(value) > MAX_ENTRIES:
+        return None
+    for key, amount in value.items():
+        if not (_printable(key, TEXT) and _plain_number(amount)):
+            return None
+    return dict(value)
+
+
+def _plain_list(value):
+    return type(value) is list and len(value) <= MAX_ENTRIES
+
+
+def _made(cls, fields):
+    """A frozen dataclass of these fields (all of them given), made as its ``__init__`` makes it
+    but without its per-field ``object.__setattr__``: a deal makes several."""
+    made = object.__new__(cls)
+    made.__dict__.update(fields)
+    return made
+
+
+def _plain_offer(data, nulls=True):
+    """The offer of a card or of an emergency card as ``_read_offer_keys`` reads it, else None;
+    ``nulls``: with the nulls ``data`` was given (``read_offer``'s; a counteroffer keeps its own)."""
+    card, emergency = data.get("card"), data.get("emergency")
+    if emergency is None:
+        if not _line(card, TEXT):
+            return None
+    elif card is not None or not _line(emergency, TEXT):
+        return None
+    return _made(Offer, {"card": card, "emergency": emergency, "extra": _nulls(data) if nulls else {}})
+
+
+def _usual_transfer(x):
+    if type(x) is not dict or not x.keys() <= _TRANSFER_KEYS:
+        return None
+    giver, receiver, capital, assets, note = x.get("from"), x.get("to"), x.get("capital"), x.get("assets"), \
+        x.get("note")
+    if not (_line(giver, NAME) and _line(receiver, NAME)) or (capital is not None and not _plain_number(capital)):
+        return None
+    if assets is not None:
+        if not _plain_list(assets) or not all(_line(a, TEXT) for a in assets):
+            return None
+        assets = tuple(assets)
+    kept = _nulls(x)
+    if note is not None:
+        if not _printable(note, MAX_NOTE):
+            return None
+        kept["note"] = note
+    return _made(Transfer, {"giver": giver, "receiver": receiver, "capital": capital, "assets": assets,
+                            "extra": kept})
+
+
+def _usual_deal(data, args):
+    """A whole deal read into ``args``; False when any of it is not that plain."""
+    active, asset, main = data.get("active"), data.get("asset"), data.get("main")
+    if not (_line(active, NAME) and _line(asset, TEXT)) or type(main) is not dict or not main.keys() <= _OFFER_KEYS:
+        return False
+    offer = _plain_offer(main)
+    if offer is None:
+        return False
+    args["active"], args["asset"], args["main"] = active, asset, offer
+    counters, supports = data.get("counteroffers"), data.get("support")
+    if not (_plain_list(counters) and _plain_list(supports)):
+        return False
+    out = []
+    for c in counters:
+        if type(c) is not dict or not c.keys() <= _COUNTER_KEYS or not _line(c.get("player"), NAME):
+            return False
+        offer = _plain_offer(c, nulls=False)
+        if offer is None:
+            return False
+        out.append(_made(Counteroffer, {"player": c["player"], "offer": offer, "extra": _nulls(c)}))
+    args["counteroffers"] = tuple(out)
+    out = []
+    for s in supports:
+        if type(s) is not dict or not s.keys() <= _SUPPORT_KEYS or not _line(s.get("player"), NAME) \
+                or type(s.get("offer")) is not str or s["offer"] not in OFFERS or not _plain_number(s.get("cards")):
+            return False
+        out.append(_made(Support, {"player": s["player"], "offer": s["offer"], "cards": s["cards"],
+                                   "extra": _nulls(s)}))
+    args["support"] = tuple(out)
+    extra = data.get("extra")
+    if extra is not None:
+        extra = _plain_numbers(extra)
+        if extra is None or not all(type(k) is str and k in OFFERS for k in extra):
+            return False
+        args["extra_support"] = extra
+    for key in ("extra_reason", "override_reason"):
+        if data.get(key) is not None:
+            if not _line(data[key], REASON):
+                return False
+            args[key] = data[key]
+    transfers = data.get("transfers")
+    if transfers is not None:
+        if not _plain_list(transfers):
+            return False
+        out = [_usual_transfer(x) for x in transfers]
+        if None in out:
+            return False
+        args["transfers"] = tuple(out)
+    winner = data.get("winner")
+    if winner is not None:
+        if type(winner) is not str or winner not in OFFERS:
+            return False
+        args["winner"] = winner
+    return True
+
+
+def _usual_move(data):
+    """The ``Move`` of a usual record move, or None (see above)."""
+    kind = data.get("type")
+    if type(kind) is not str or kind not in _USUAL or not data.keys() <= ALLOWED[kind]:
+        return None
+    args = {"type": kind}
+    if kind == "deal":
+        if not _usual_deal(data, args):
+            return None
+    elif kind == "end_round":
+        production, event = _plain_numbers(data.get("production")), data.get("event")
+        if production is None or (event is not None and not _line(event, TEXT)):
+            return None
+        args["production"] = production
+        if event is not None:
+            args["event"] = event
+        for key in ("event_threat", "next_assets"):
+            if data.get(key) is not None:
+                if not _plain_number(data[key]):
+                    return None
+                args[key] = data[key]
+    elif kind == "supply":
+        changes, reason = _plain_numbers(data.get("changes")), data.get("reason")
+        if changes is None or type(reason) is not str or reason not in SUPPLY_REASONS:
+            return None
+        args["changes"], args["reason"] = changes, reason
+    else:  # capital, threat
+        amount, reason = data.get("amount"), data.get("reason")
+        if not _plain_number(amount) or type(reason) is not str \
+                or reason not in (CAPITAL_REASONS if kind == "capital" else THREAT_REASONS):
+            return None
+        if kind == "capital":
+            if not _line(data.get("player"), NAME):
+                return None
+            args["player"] = data["player"]
+        args["amount"], args["reason"] = amount, reason
+    for key, limit in (("at", MAX_CODE), ("note", MAX_NOTE)):
+        if data.get(key) is not None:
+            if not _printable(data[key], limit):
+                return None
+            args[key] = data[key]
+    move = object.__new__(Move)  # a frozen dataclass: its fields set as its __init__ sets them
+    fields = move.__dict__
+    fields.update(_MOVE_DEFAULTS)
+    fields.update(args)
+    fields["extra"] = _nulls(data)
+    move.__post_init__()
+    return move
+
+
+_USUAL = frozenset(("deal", "end_round", "supply", "capital", "threat"))
+#: every field of a ``Move`` with its default (``extra`` gets a new dict)
+_MOVE_DEFAULTS = {name: f.default for name, f in Move.__dataclass_fields__.items() if name != "extra"}
+
+
 def read_move(data, path="move", *, partial=False, strict=True):
     """A ``Move`` from its JSON object; raises ``MalformedError`` naming the bad field.
 
@@ -477,6 +663,10 @@ def read_move(data, path="move", *, partial=False, strict=True):
     and ``support`` may be missing (see ``Game.preview_deal``). ``strict`` (a move from a
     tablet, a form or the API): a key the move or an object in it does not take is refused;
     else (a record file, a stored log) it is ignored and dropped."""
+    if type(data) is dict:
+        move = _usual_move(data)  # the usual move, read fast
+        if move is not None:
+            return move
     read_object(data, path)
     kind = require(data, "type", path)
     if not isinstance(kind, str) or kind not in MOVE_TYPES:
