@@ -351,7 +351,7 @@ class Game:
         result = MoveResult(index=len(self.moves), move=move, round=0, era="")
         run(result)
         result.round = self.round
-        result.era = self.era.key
+        result.era = era_of_round(self.round).key
         level_for = self.pack.level_for
         changes, after = result.changes, result.after
         if self.history:  # only the move's players can have moved on since the last move
@@ -388,12 +388,12 @@ class Game:
                            player=move.player, allowed=", ".join(self.order))
         if move.type not in ("allocate", "adjust"):
             players = self.players
-            who = next((n for n in self.order if players[n].pending), None)  # the first of ``pending()``
-            if who is not None:
+            for who in self.order:  # the first of ``pending()``
                 count = players[who].pending
-                raise _illegal("3.6", "pending_sp",
-                               "{who} has {count} free SP to allocate first; until then only allocate "
-                               "and adjust are accepted", who=who, count=count)
+                if count:
+                    raise _illegal("3.6", "pending_sp",
+                                   "{who} has {count} free SP to allocate first; until then only allocate "
+                                   "and adjust are accepted", who=who, count=count)
         handler = getattr(self, "_plan_" + move.type)
         return handler(move)
 

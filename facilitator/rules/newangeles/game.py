@@ -448,13 +448,19 @@ class Game:
         supports = (move.support or ()) if upto >= 3 else ()
         transfers = move.transfers or ()
         active = self._known(move.active)
-        for name in [c.player for c in counters] + [s.player for s in supports]:
-            self._known(name)
+        by_name = self.by_name
+        for c in counters:
+            if c.player not in by_name:
+                self._known(c.player)
+        for s in supports:
+            if s.player not in by_name:
+                self._known(s.player)
         if active.seat != self.first:
             raise _illegal("D21", "wrong_active", "wrong active player: expected {expected}",
                            expected=self.first_player, active=active.name)
         owner = {}
-        self._check_transfers(transfers, {}, owner)
+        if transfers:
+            self._check_transfers(transfers, {}, owner)
         self._check_code("assets", move.asset)
         holder = owner.get(move.asset, self.holder.get(move.asset))
         if holder is not None:
@@ -471,12 +477,13 @@ class Game:
                 raise _illegal("§4", "active_countered", "the active player countered", player=c.player)
             if c.player in seen:
                 raise _illegal("§4", "countered_twice", "{player} countered twice", player=c.player)
-            offset = (self.by_name[c.player].seat - active.seat) % n
+            offset = (by_name[c.player].seat - active.seat) % n
             if offset < last:
                 raise _illegal("§4", "counter_order", "counteroffers out of clockwise order from the active "
                                "player's left: {player} after {previous}", player=c.player,
                                previous=self.players[(active.seat + last) % n].name)
-            self._check_offer(c.offer, self.by_name[c.player])
+            if c.offer.emergency is not None:
+                self._check_offer(c.offer, by_name[c.player])
             seen.add(c.player)
             last = offset
         standing = counters[-1] if counters else None
@@ -489,7 +496,7 @@ class Game:
                                player=s.player)
             if s.player in seen:
                 raise _illegal("D4", "supports_twice", "{player} supports twice", player=s.player)
-            offset = (self.by_name[s.player].seat - active.seat) % n
+            offset = (by_name[s.player].seat - active.seat) % n
             if offset < last:
                 raise _illegal("§4", "support_order", "supports out of clockwise order from the active player's "
                                "left: {player} after {previous}", player=s.player,

@@ -525,19 +525,33 @@ def _plain_offer(data, nulls=True):
     return _made(Offer, {"card": card, "emergency": emergency, "extra": _nulls(data) if nulls else {}})
 
 
-def _usual_transfer(x):
-    if type(x) is not dict or not x.keys() <= _TRANSFER_KEYS:
+def _plain_map(value):
+    """A map by player or corporation as ``_map`` takes it (its keys one-line texts)."""
+    return type(value) is dict and len(value) <= MAX_ENTRIES and all(_printable(k, TEXT) for k in value)
+
+
+def _plain_texts(value):
+    """A list of asset cards as ``read_transfer`` and ``_read_adjust`` read it, as a tuple; else None."""
+    if not _plain_list(value) or not all(_line(a, TEXT) for a in value):
+        return None
+    return tuple(value)
+
+
+def _usual_transfer(x, known=_TRANSFER_KEYS):
+    """A deal's transfer (or, ``known`` the move's keys, a ``transfer`` move's) as
+    ``read_transfer`` reads it, else None."""
+    if type(x) is not dict or not x.keys() <= known:
         return None
     giver, receiver, capital, assets, note = x.get("from"), x.get("to"), x.get("capital"), x.get("assets"), \
         x.get("note")
     if not (_line(giver, NAME) and _line(receiver, NAME)) or (capital is not None and not _plain_number(capital)):
         return None
     if assets is not None:
-        if not _plain_list(assets) or not all(_line(a, TEXT) for a in assets):
+        assets = _plain_texts(assets)
+        if assets is None:
             return None
-        assets = tuple(assets)
     kept = _nulls(x)
-    if note is not None:
+    if known is _TRANSFER_KEYS and note is not None:  # a deal's transfer's own note
         if not _printable(note, MAX_NOTE):
             return None
         kept["note"] = note
@@ -622,6 +636,53 @@ def _usual_move(data):
                 if not _plain_number(data[key]):
                     return None
                 args[key] = data[key]
+    elif kind == "transfer":
+        transfer = _usual_transfer(data, ALLOWED["transfer"])
+        if transfer is None:
+            return None
+        args["transfer"] = transfer
+    elif kind == "demand_round":
+        investments, next_demand = data.get("investments"), data.get("next_demand")
+        if not _plain_list(investments) or (next_demand is not None and not _line(next_demand, TEXT)):
+            return None
+        out = []
+        for x in investments:
+            if type(x) is not dict or not x.keys() <= _INVESTMENT_KEYS or not _line(x.get("player"), NAME) \
+                    or not _line(x.get("card"), TEXT) or not _plain_number(x.get("capital")):
+                return None
+            out.append(_made(Investment, {"player": x["player"], "card": x["card"], "capital": x["capital"],
+                                          "extra": _nulls(x)}))
+        args["investments"] = tuple(out)
+        if next_demand is not None:
+            args["next_demand"] = next_demand
+    elif kind == "finish":
+        rivals = data.get("rivals")
+        if rivals is not None:
+            if not _plain_map(rivals) or not all(_line(r, TEXT) for r in rivals.values()):
+                return None
+            args["rivals"] = dict(rivals)
+    elif kind == "adjust":
+        reason, left, first = data.get("reason"), data.get("assets_left"), data.get("first_player")
+        emergency, removed = data.get("emergency"), data.get("remove_assets")
+        if not _line(reason, REASON) or (left is not None and not _plain_number(left)) \
+                or (first is not None and not _line(first, NAME)):
+            return None
+        args["reason"] = reason
+        if left is not None:
+            args["assets_left"] = left
+        if first is not None:
+            args["first_player"] = first
+        if emergency is not None:
+            if not _plain_map(emergency) or not all(type(v) is str and v in EMERGENCY_STATES
+                                                    for v in emergency.values()):
+                return None
+            args["emergency"] = dict(emergency)
+        if removed is not None:
+            if not _plain_map(removed):
+                return None
+            args["remove_assets"] = {player: _plain_texts(assets) for player, assets in removed.items()}
+            if None in args["remove_assets"].values():
+                return None
     elif kind == "supply":
         changes, reason = _plain_numbers(data.get("changes")), data.get("reason")
         if changes is None or type(reason) is not str or reason not in SUPPLY_REASONS:
@@ -646,12 +707,12 @@ def _usual_move(data):
     fields = move.__dict__
     fields.update(_MOVE_DEFAULTS)
     fields.update(args)
-    fields["extra"] = _nulls(data)
+    fields["extra"] = {} if kind == "transfer" else _nulls(data)  # a transfer keeps its nulls itself
     move.__post_init__()
     return move
 
 
-_USUAL = frozenset(("deal", "end_round", "supply", "capital", "threat"))
+_USUAL = frozenset(MOVE_TYPES)
 #: every field of a ``Move`` with its default (``extra`` gets a new dict)
 _MOVE_DEFAULTS = {name: f.default for name, f in Move.__dataclass_fields__.items() if name != "extra"}
 
