@@ -345,9 +345,11 @@ class Game:
         players = self.players
         # what a move changes is its player's, but for a share's XP given to every other player
         # (and a finish's, which names no player)
-        moving = players.items() if move.player is None or move.type == "share" \
-            else ((move.player, players[move.player]),)
-        before = [(n, p, p.xp, p.skills.copy(), p.pending, p.best_level) for n, p in moving]
+        if move.player is None or move.type == "share":
+            before = [(n, p, p.xp, p.skills.copy(), p.pending, p.best_level) for n, p in players.items()]
+        else:
+            p = players[move.player]
+            before = ((move.player, p, p.xp, p.skills.copy(), p.pending, p.best_level),)
         result = MoveResult(index=len(self.moves), move=move, round=0, era="")
         run(result)
         result.round = self.round
@@ -363,9 +365,13 @@ class Game:
             change = {}
             if p.xp != xp:
                 change["xp"] = p.xp - xp
+                after[n] = (p.xp, level_for(p.xp))
             now = p.skills
             if now != skills:
-                delta_skills = {s: now[s] - skills[s] for s in SKILLS if now[s] != skills[s]}
+                delta_skills = {}
+                for s in SKILLS:
+                    if now[s] != skills[s]:
+                        delta_skills[s] = now[s] - skills[s]
                 if delta_skills:
                     change["skills"] = delta_skills
             if p.pending != pending:
@@ -374,8 +380,6 @@ class Game:
                 change["levels"] = list(range(best + 1, p.best_level + 1))
             if change:
                 changes[n] = change
-                if p.xp != xp:
-                    after[n] = (p.xp, level_for(p.xp))
         self.moves.append(move)
         self.history.append(result)
         return result

@@ -141,6 +141,26 @@ class DealPreview:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
+class _DealEntry:
+    """``MoveResult.deal``: the standings' entry of the deal a move made, written from its
+    ``DealRecord`` when first read (a replay reads none of them; nothing of a deal changes
+    after it is made, so the entry reads the same whenever it is written)."""
+
+    def __set_name__(self, owner, name):
+        self.slot = "_" + name
+
+    def __get__(self, result, owner=None):
+        if result is None:
+            return None  # the field's default
+        value = result.__dict__[self.slot]
+        if type(value) is DealRecord:
+            value = result.__dict__[self.slot] = value.to_dict()
+        return value
+
+    def __set__(self, result, value):
+        result.__dict__[self.slot] = value
+
+
 @dataclass
 class MoveResult:
     """What one move did, as codes and numbers for the host's screen and the protocol.
@@ -165,7 +185,7 @@ class MoveResult:
     emergency: dict = field(default_factory=dict)
     first_player: dict | None = None
     assets_left: dict | None = None
-    deal: dict | None = None
+    deal: dict | None = _DealEntry()  # a DealRecord set here is read as its entry
     demand: dict | None = None
     advanced: dict | None = None
     ended_by: str | None = None
@@ -568,7 +588,7 @@ class Game:
             record = DealRecord(len(self.deals) + 1, self.label, move, s_main,
                                 None if standing is None else s_counter, won_by, winner, tie)
             self.deals.append(record)
-            result.deal = record.to_dict()
+            result.deal = record  # its entry written when read
             result.note("deal_won", n=record.n, won_by=won_by, winner=winner, tie=tie,
                         main=s_main, counter=record.support_counter, overridden=move.override_reason is not None)
             result.assets.append({"asset": move.asset, "from": None, "to": winner})

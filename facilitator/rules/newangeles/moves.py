@@ -571,22 +571,31 @@ def _usual_deal(data, args):
     counters, supports = data.get("counteroffers"), data.get("support")
     if not (_plain_list(counters) and _plain_list(supports)):
         return False
+    new = object.__new__  # the loops below spell out _line, _plain_number and _made: a deal has many
     out = []
     for c in counters:
-        if type(c) is not dict or not c.keys() <= _COUNTER_KEYS or not _line(c.get("player"), NAME):
+        player = c.get("player") if type(c) is dict else None
+        if type(player) is not str or not c.keys() <= _COUNTER_KEYS or len(player) > NAME \
+                or not player.isprintable() or not player.strip():
             return False
         offer = _plain_offer(c, nulls=False)
         if offer is None:
             return False
-        out.append(_made(Counteroffer, {"player": c["player"], "offer": offer, "extra": _nulls(c)}))
+        made = new(Counteroffer)
+        made.__dict__.update(player=player, offer=offer, extra={} if None not in c.values() else _nulls(c))
+        out.append(made)
     args["counteroffers"] = tuple(out)
     out = []
     for s in supports:
-        if type(s) is not dict or not s.keys() <= _SUPPORT_KEYS or not _line(s.get("player"), NAME) \
-                or type(s.get("offer")) is not str or s["offer"] not in OFFERS or not _plain_number(s.get("cards")):
+        player, offer, cards = (s.get("player"), s.get("offer"), s.get("cards")) if type(s) is dict else (0, 0, 0)
+        if type(player) is not str or not s.keys() <= _SUPPORT_KEYS or len(player) > NAME \
+                or not player.isprintable() or not player.strip() or type(offer) is not str or offer not in OFFERS \
+                or type(cards) is not int or not -MAX_NUMBER <= cards <= MAX_NUMBER:
             return False
-        out.append(_made(Support, {"player": s["player"], "offer": s["offer"], "cards": s["cards"],
-                                   "extra": _nulls(s)}))
+        made = new(Support)
+        made.__dict__.update(player=player, offer=offer, cards=cards,
+                             extra={} if None not in s.values() else _nulls(s))
+        out.append(made)
     args["support"] = tuple(out)
     extra = data.get("extra")
     if extra is not None:
