@@ -100,10 +100,11 @@ class DealRecord:
         return {
             "n": self.n, "round": self.label, "active": m.active, "asset": m.asset,
             "main": {"player": m.active, "offer": m.main.public(), "support": self.support_main},
-            "covered": [{"player": c.player, "offer": c.offer.public()} for c in counters[:-1]],
+            "covered": [{"player": c.player, "offer": c.offer.public()} for c in counters[:-1]]
+            if len(counters) > 1 else [],
             "counter": None if standing is None else {"player": standing.player, "offer": standing.offer.public(),
                                                       "support": self.support_counter},
-            "transfers": [t.public() for t in m.transfers or ()],
+            "transfers": [t.public() for t in m.transfers] if m.transfers else [],
             "won_by": self.won_by, "winner": self.winner, "tie": self.tie,
             "override_reason": m.override_reason,
         }
