@@ -8,6 +8,8 @@ import json
 from facilitator.rules.errors import MalformedError
 from facilitator.rules.newangeles import moves as moves_module
 from facilitator.rules.newangeles import read_move
+from facilitator.rules.newangeles.game import MoveResult
+from facilitator.rules.newangeles.rounds import round_info
 from facilitator.rules.newangeles.simulate import random_game
 
 
@@ -108,3 +110,11 @@ def test_every_usual_move_and_every_twist_of_it_reads_as_the_full_reader_reads_i
     assert kinds == {"deal", "end_round", "supply", "capital", "threat", "demand_round", "transfer", "adjust",
                      "finish"}
     assert fast_kinds == kinds  # every kind of move is read fast in its usual shape
+
+
+def test_a_move_result_made_fast_is_the_one_its_init_makes():
+    move = read_move({"type": "threat", "amount": 1, "reason": "event"})
+    fast, made = MoveResult.new(3, move, round_info(2)), MoveResult(index=3, move=move, round=round_info(2))
+    assert vars(fast) == vars(made) and list(vars(fast)) == list(vars(made)) and fast == made
+    for name in ("capital", "supply", "assets", "emergency", "events"):  # a new dict or list of its own
+        assert getattr(fast, name) is not getattr(MoveResult.new(3, move, {}), name)

@@ -9,7 +9,7 @@ import json
 from facilitator.rules.errors import MalformedError
 from facilitator.rules.lyceum import moves as moves_module
 from facilitator.rules.lyceum import read_move, replay
-from facilitator.rules.lyceum.game import Game
+from facilitator.rules.lyceum.game import Game, MoveResult
 from facilitator.rules.lyceum.ruleset import sample_pack
 from facilitator.rules.lyceum.simulate import random_game
 from facilitator.rules.lyceum.skills import SKILLS
@@ -119,3 +119,11 @@ def test_a_move_result_names_every_change_a_diff_of_every_player_finds():
             kinds.add(move.type)
         assert [r.after for r in replay(record).history] == [r.after for r in game.history]
     assert kinds == {"draw", "rest", "share", "pass", "play_deferred", "allocate", "adjust", "finish"}
+
+
+def test_a_move_result_made_fast_is_the_one_its_init_makes():
+    move = read_move({"type": "pass", "player": "Аня"})
+    fast, made = MoveResult.new(3, move), MoveResult(index=3, move=move, round=0, era="")
+    assert vars(fast) == vars(made) and list(vars(fast)) == list(vars(made)) and fast == made
+    for name in ("changes", "expired", "after"):  # a new dict or list of its own
+        assert getattr(fast, name) is not getattr(MoveResult.new(3, move), name)
