@@ -515,14 +515,16 @@ def _made(cls, fields):
 
 def _plain_offer(data, nulls=True):
     """The offer of a card or of an emergency card as ``_read_offer_keys`` reads it, else None;
-    ``nulls``: with the nulls ``data`` was given (``read_offer``'s; a counteroffer keeps its own)."""
+    ``nulls``: with the nulls ``data`` was given (``read_offer``'s; a counteroffer keeps its own).
+    (``_line``, ``_nulls`` and ``_made`` spelled out: a deal has several offers.)"""
     card, emergency = data.get("card"), data.get("emergency")
-    if emergency is None:
-        if not _line(card, TEXT):
-            return None
-    elif card is not None or not _line(emergency, TEXT):
+    text = card if emergency is None else emergency if card is None else None
+    if type(text) is not str or len(text) > TEXT or not text.isprintable() or not text.strip():
         return None
-    return _made(Offer, {"card": card, "emergency": emergency, "extra": _nulls(data) if nulls else {}})
+    offer = object.__new__(Offer)
+    offer.__dict__.update(card=card, emergency=emergency,
+                          extra=_nulls(data) if nulls and None in data.values() else {})
+    return offer
 
 
 def _plain_map(value):
