@@ -110,6 +110,7 @@ def test_every_usual_move_and_every_twist_of_it_reads_as_the_full_reader_reads_i
     assert kinds == {"deal", "end_round", "supply", "capital", "threat", "demand_round", "transfer", "adjust",
                      "finish"}
     assert fast_kinds == kinds  # every kind of move is read fast in its usual shape
+    assert all(keys <= moves_module.ALLOWED[kind] for kind, keys in moves_module._USUAL.items())
 
 
 def test_a_move_result_made_fast_is_the_one_its_init_makes():

@@ -82,6 +82,7 @@ def test_every_usual_move_and_every_twist_of_it_reads_as_the_full_reader_reads_i
         seen.add(data["type"])
     assert seen >= {"draw", "rest", "pass", "allocate", "adjust", "finish"}
     assert fast_kinds == seen - {"adjust"}  # every usual move but a host's correction is read fast
+    assert all(keys <= moves_module.ALLOWED[kind] for kind, keys in moves_module._USUAL.items())
 
 
 def full_diff(before, game):

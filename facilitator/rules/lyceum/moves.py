@@ -120,7 +120,7 @@ def _usual_move(data):
     plain checks, or None for anything else: ``read_move`` reads that the full way, which also
     names what is wrong. Whatever this takes, the full way takes and reads the same."""
     kind = data.get("type")
-    if type(kind) is not str or kind not in _USUAL or not data.keys() <= ALLOWED[kind]:
+    if type(kind) is not str or kind not in _USUAL or not data.keys() <= _USUAL[kind]:
         return None
     args = {"type": kind}
     if kind != "finish":
@@ -168,7 +168,11 @@ def _usual_move(data):
     return move
 
 
-_USUAL = frozenset(MOVE_TYPES) - {"adjust"}
+#: the keys ``_usual_move`` reads, by move type (a key added to a type's fields is read the full way)
+_USUAL = {kind: KeySet(("type",) + keys + ("at", "note")) for kind, keys in (
+    ("draw", ("player", "color", "card", "decision", "redistribute", "source")), ("rest", ("player", "redistribute")),
+    ("share", ("player",)), ("pass", ("player",)), ("play_deferred", ("player", "redistribute")),
+    ("allocate", ("player", "sp")), ("finish", ()))}
 SKILL_SET = frozenset(SKILLS)
 
 

@@ -629,7 +629,7 @@ def _usual_deal(data, args):
 def _usual_move(data):
     """The ``Move`` of a usual record move, or None (see above)."""
     kind = data.get("type")
-    if type(kind) is not str or kind not in _USUAL or not data.keys() <= ALLOWED[kind]:
+    if type(kind) is not str or kind not in _USUAL or not data.keys() <= _USUAL[kind]:
         return None
     args = {"type": kind}
     if kind == "deal":
@@ -648,7 +648,7 @@ def _usual_move(data):
                     return None
                 args[key] = data[key]
     elif kind == "transfer":
-        transfer = _usual_transfer(data, ALLOWED["transfer"])
+        transfer = _usual_transfer(data, _USUAL["transfer"])
         if transfer is None:
             return None
         args["transfer"] = transfer
@@ -723,7 +723,15 @@ def _usual_move(data):
     return move
 
 
-_USUAL = frozenset(MOVE_TYPES)
+#: the keys ``_usual_move`` reads, by move type (a key added to a type's fields is read the full way)
+_USUAL = {kind: KeySet(("type",) + keys + ("at", "note")) for kind, keys in (
+    ("deal", ("active", "asset", "main", "counteroffers", "support", "extra", "extra_reason", "transfers", "winner",
+              "override_reason")),
+    ("end_round", ("production", "event", "event_threat", "next_assets")), ("demand_round", ("investments",
+                                                                                           "next_demand")),
+    ("capital", ("player", "amount", "reason")), ("threat", ("amount", "reason")), ("supply", ("changes", "reason")),
+    ("transfer", ("from", "to", "capital", "assets")),
+    ("adjust", ("reason", "assets_left", "first_player", "emergency", "remove_assets")), ("finish", ("rivals",)))}
 #: every field of a ``Move`` with its default (``extra`` gets a new dict)
 _MOVE_DEFAULTS = {name: f.default for name, f in Move.__dataclass_fields__.items() if name != "extra"}
 
