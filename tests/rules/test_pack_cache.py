@@ -13,7 +13,7 @@ from facilitator.rules.alterego import read_record as ae_read_record
 from facilitator.rules.alterego import replay as ae_replay
 from facilitator.rules.alterego import write_record as ae_write_record
 from facilitator.rules.alterego.simulate import random_game as ae_random_game
-from facilitator.rules.errors import MalformedError
+from facilitator.rules.errors import MalformedError, PackError
 from facilitator.rules.lyceum import read_record, replay, write_record
 from facilitator.rules.lyceum.pack import read_pack
 from facilitator.rules.lyceum.simulate import random_game
@@ -99,3 +99,25 @@ def test_no_game_changes_the_pack_it_shares(game):
         assert record.pack is shared
         play(record)
     assert _frozen(shared) == before
+
+
+def test_a_content_is_found_however_its_texts_are_shared_and_only_the_same_content_is():
+    """The quick key (marshal version 4) differs when a content's texts are also held elsewhere:
+    such a content is still read once. A content equal to a kept one but for a number's type
+    (``1000.0`` or ``True`` where the kept one says ``1000`` or ``1``) is read, and refused."""
+    packcache.clear()
+    reads = []
+    reader = lambda data: reads.append(1) or read_pack(data)  # noqa: E731
+    first, second = (record["content"] for record in lyceum_records(2))
+    held = [card["code"] for card in second["cards"]]  # second's texts are held twice now
+    assert packcache.read_once(reader, first) is packcache.read_once(reader, second) is \
+        packcache.read_once(reader, first) and len(reads) == 1 and held
+    card, skill = next((i, s) for i, c in enumerate(first["cards"]) for s, v in c["gains"].items() if v == 1)
+    for change in (lambda c: c["levels"].__setitem__(1, float(c["levels"][1])),
+                   lambda c: c["cards"][card]["gains"].__setitem__(skill, True)):
+        changed = copy.deepcopy(first)
+        change(changed)
+        assert changed == first  # equal as Python compares, another content as JSON
+        with pytest.raises(PackError):
+            packcache.read_once(reader, changed)
+    assert len(reads) == 3

@@ -196,12 +196,72 @@ def _list(value, path, what):
     return value
 
 
+def _plain_id(value):
+    """A text ``_text`` takes as it is (non-empty, one line within ``MAX_ID``: a printable text
+    holds no control character)."""
+    return type(value) is str and value and len(value) <= MAX_ID and value.isprintable()
+
+
+#: the move types read fast in their usual shape (a choice and an adjust are read the full way)
+_USUAL = frozenset(MOVE_TYPES) - {"choose", "adjust"}
+
+
+def _usual_move(data):
+    """The ``Move`` of a usual record move, read with plain checks, or None for anything else,
+    which ``read_move`` reads the full way (that way also names what is wrong). Whatever this
+    takes, the full way takes and reads the same."""
+    kind = data.get("type")
+    if type(kind) is not str or kind not in _USUAL or not data.keys() <= ALLOWED[kind]:
+        return None
+    args = {"type": kind}
+    for key in MOVE_FIELDS[kind]:
+        if key not in data:
+            continue
+        value = data[key]
+        if key in _TEXT:
+            if not _plain_id(value):
+                return None
+        elif key in _LISTS:
+            if type(value) is not list or len(value) > MAX_ITEMS or not all(_plain_id(v) for v in value):
+                return None
+            value = tuple(value)
+        elif key == "to":
+            if type(value) is not int or not 1 <= value <= MAX_MOVES:
+                return None
+        elif key == "reason":
+            if type(value) is not str or len(value) > MAX_NOTE or not value.isprintable():
+                return None
+        else:
+            return None
+        args[_ATTR.get(key, key)] = value
+    for key in REQUIRED[kind]:
+        if key not in data:
+            return None
+    extra = {}
+    for key, limit in (("at", MAX_CODE), ("note", MAX_NOTE)):
+        if key in data:
+            value = data[key]
+            if value is None:
+                extra[key] = None
+            elif type(value) is str and len(value) <= limit and value.isprintable():
+                args[key] = value
+            else:
+                return None
+    args["extra"] = extra
+    args["keys"] = tuple(data)
+    return _new_move(args)
+
+
 def read_move(data, path="move", partial=False, *, strict=True):
     """A ``Move`` from its JSON object; raises ``MalformedError`` naming the bad field.
 
     ``partial``: a move still being entered (``Game.options``): required fields may be
     missing. ``strict`` (a move from a tablet, a form or the API): a key no move type takes is
     refused; else (a record file, a stored log) it is ignored and dropped."""
+    if type(data) is dict:
+        move = _usual_move(data)  # the usual move, read fast (whole: ``partial`` changes nothing)
+        if move is not None:
+            return move
     if not isinstance(data, dict):
         raise MalformedError(path, "a move must be an object, got {value!r}", value=shown(data))
     kind = data.get("type")

@@ -1,6 +1,7 @@
 """Action cards (карты действий): their fields, colour rules and eligibility (RULES.md 1, 3.1)."""
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ..errors import MalformedError
 from .fields import (LABEL, MAX_CODE, MAX_SP, MAX_TEXT, MAX_TITLE, PRINTED, FieldErrors, check_text, read_int,
@@ -69,12 +70,17 @@ class Card:
 
     def requirements(self):
         """What eligibility asks per skill: at least the condition and at least the loss."""
-        return {s: max(self.conditions.get(s, 0), self.losses.get(s, 0)) for s in SKILLS
-                if self.conditions.get(s, 0) or self.losses.get(s, 0)}
+        return dict(self._needs)
+
+    @cached_property
+    def _needs(self):
+        """``requirements()`` as ``((skill, need), ...)``, worked out once (a card never changes)."""
+        return tuple((s, max(self.conditions.get(s, 0), self.losses.get(s, 0))) for s in SKILLS
+                     if self.conditions.get(s, 0) or self.losses.get(s, 0))
 
     def shortfalls(self, skills):
         """Every unmet skill as ``(skill, have, need)``; empty when the player is eligible."""
-        return [(s, skills[s], need) for s, need in self.requirements().items() if skills[s] < need]
+        return [(s, skills[s], need) for s, need in self._needs if skills[s] < need]
 
     def to_dict(self, with_era=True):
         out = {}

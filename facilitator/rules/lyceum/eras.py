@@ -30,8 +30,14 @@ ERA_KEYS = tuple(e.key for e in ERAS)
 ERA_BY_KEY = {e.key: e for e in ERAS}
 
 
+_ERA_OF_ROUND = {r: era for era in ERAS for r in era.rounds}
+
+
 def era_of_round(round_no):
     """The era a round (1..10) belongs to."""
+    era = _ERA_OF_ROUND.get(round_no)
+    if era is not None:
+        return era
     for era in ERAS:
         if era.first_round <= round_no <= era.last_round:
             return era

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 
 from .cards import CARD_KEYS, COLORS, SPECIAL_KEYS, Card
 from ..errors import MalformedError
-from .fields import (LINE, LINES, MAX_CODE, MAX_NAME, MAX_NOTE, MAX_XP_CHANGE, KeySet, check_text, only_known,
-                     read_int, read_object, read_skill_map, read_text, require, shown)
-from .skills import compact
+from .fields import (LINE, LINES, MAX_CODE, MAX_NAME, MAX_NOTE, MAX_SP, MAX_XP_CHANGE, KeySet, check_text,
+                     only_known, read_int, read_object, read_skill_map, read_text, require, shown)
+from .skills import SKILLS, compact
 
 MAIN_MOVES = ("draw", "rest", "share", "pass")
 MOVE_TYPES = MAIN_MOVES + ("play_deferred", "allocate", "adjust", "finish")
@@ -93,11 +93,98 @@ class Move:
         return out
 
 
+#: every field of a ``Move`` with its default, for ``_usual_move`` (``extra`` gets a new dict)
+_MOVE_DEFAULTS = {name: f.default for name, f in Move.__dataclass_fields__.items() if name != "extra"}
+
+
+def _line(value, limit):
+    """``value`` when ``read_text`` would take it as it is without a second look: a non-blank
+    one-line text within ``limit`` (printable characters are no control characters)."""
+    return type(value) is str and len(value) <= limit and value.isprintable() and value.strip()
+
+
+def _skill_map(value, low):
+    """A copy of ``value`` when ``read_skill_map`` would read it the same (skills, whole numbers
+    from ``low`` to ``MAX_SP``), else None."""
+    if type(value) is not dict:
+        return None
+    for key, amount in value.items():
+        if key not in SKILL_SET or type(amount) is not int or not low <= amount <= MAX_SP:
+            return None
+    return dict(value)
+
+
+def _usual_move(data):
+    """The ``Move`` of a usual record move (a draw of a pack card, a rest, a share, a pass, a
+    deferred card played, an allocation, a finish; ``at`` and ``note`` plain), read with a few
+    plain checks, or None for anything else: ``read_move`` reads that the full way, which also
+    names what is wrong. Whatever this takes, the full way takes and reads the same."""
+    kind = data.get("type")
+    if type(kind) is not str or kind not in _USUAL or not data.keys() <= _USUAL[kind]:
+        return None
+    args = {"type": kind}
+    if kind != "finish":
+        player = data.get("player")
+        if not _line(player, MAX_NAME):
+            return None
+        args["player"] = player
+    if kind == "draw":
+        color, card, decision = data.get("color"), data.get("card"), data.get("decision")
+        if type(color) is not str or color not in COLORS or not _line(card, MAX_CODE) \
+                or type(decision) is not str or decision not in DECISIONS:
+            return None
+        args["color"], args["card"], args["decision"] = color, card, decision
+        source = data.get("source")
+        if source is not None:
+            if type(source) is not str or source not in SOURCES:
+                return None
+            args["source"] = source
+    if kind in ("draw", "rest", "play_deferred") and data.get("redistribute") is not None:
+        redistribute = _skill_map(data["redistribute"], -MAX_SP)
+        if redistribute is None:
+            return None
+        args["redistribute"] = redistribute
+    elif kind == "allocate":
+        sp = _skill_map(data.get("sp"), 0)
+        if sp is None:
+            return None
+        args["sp"] = sp
+    nulls = None
+    for key, limit in (("at", MAX_CODE), ("note", MAX_NOTE)):
+        if key in data:
+            value = data[key]
+            if value is None:
+                nulls = nulls or {}
+                nulls[key] = None
+            elif type(value) is str and len(value) <= limit and value.isprintable():
+                args[key] = value
+            else:
+                return None
+    move = object.__new__(Move)  # a frozen dataclass: its fields set as its __init__ would
+    fields = move.__dict__
+    fields.update(_MOVE_DEFAULTS)
+    fields.update(args)
+    fields["extra"] = nulls or {}
+    return move
+
+
+#: the keys ``_usual_move`` reads, by move type (a key added to a type's fields is read the full way)
+_USUAL = {kind: KeySet(("type",) + keys + ("at", "note")) for kind, keys in (
+    ("draw", ("player", "color", "card", "decision", "redistribute", "source")), ("rest", ("player", "redistribute")),
+    ("share", ("player",)), ("pass", ("player",)), ("play_deferred", ("player", "redistribute")),
+    ("allocate", ("player", "sp")), ("finish", ()))}
+SKILL_SET = frozenset(SKILLS)
+
+
 def read_move(data, path="move", *, strict=True):
     """A ``Move`` from its JSON object; raises ``MalformedError`` naming the bad field.
 
     ``strict`` (a move sent by a tablet, a form or the API): a key its type does not take is
     refused. Else (a record file) such a key is ignored and dropped (RECORD.md 2)."""
+    if type(data) is dict:
+        move = _usual_move(data)  # the usual move, read fast
+        if move is not None:
+            return move
     from .pack import read_inline_card  # pack imports cards only; avoid a cycle at import time
 
     data = read_object(data, path)

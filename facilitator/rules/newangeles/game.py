@@ -100,10 +100,11 @@ class DealRecord:
         return {
             "n": self.n, "round": self.label, "active": m.active, "asset": m.asset,
             "main": {"player": m.active, "offer": m.main.public(), "support": self.support_main},
-            "covered": [{"player": c.player, "offer": c.offer.public()} for c in counters[:-1]],
+            "covered": [{"player": c.player, "offer": c.offer.public()} for c in counters[:-1]]
+            if len(counters) > 1 else [],
             "counter": None if standing is None else {"player": standing.player, "offer": standing.offer.public(),
                                                       "support": self.support_counter},
-            "transfers": [t.public() for t in m.transfers or ()],
+            "transfers": [t.public() for t in m.transfers] if m.transfers else [],
             "won_by": self.won_by, "winner": self.winner, "tie": self.tie,
             "override_reason": m.override_reason,
         }
@@ -141,6 +142,25 @@ class DealPreview:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
+class _DealEntry:
+    """``MoveResult.deal``: the standings' entry of the deal a move made, written from its
+    ``DealRecord`` when first read (a replay reads none of them; nothing of a deal changes
+    after it is made, so the entry reads the same whenever it is written). A result's own
+    ``deal`` (None, or a value set) hides this; ``_deal_made`` takes it away for a deal."""
+
+    def __get__(self, result, owner=None):
+        if result is None:
+            return None  # the field's default
+        entry = result.__dict__["deal"] = result.__dict__["_deal"].to_dict()  # two threads: equal entries
+        return entry
+
+
+def _deal_made(result, record):
+    """Set ``result.deal`` to ``record``'s entry, written when first read."""
+    del result.__dict__["deal"]
+    result.__dict__["_deal"] = record
+
+
 @dataclass
 class MoveResult:
     """What one move did, as codes and numbers for the host's screen and the protocol.
@@ -165,7 +185,7 @@ class MoveResult:
     emergency: dict = field(default_factory=dict)
     first_player: dict | None = None
     assets_left: dict | None = None
-    deal: dict | None = None
+    deal: dict | None = _DealEntry()  # a DealRecord set here is read as its entry
     demand: dict | None = None
     advanced: dict | None = None
     ended_by: str | None = None
@@ -174,6 +194,17 @@ class MoveResult:
 
     def note(self, code, **params):
         self.events.append((code, params))
+
+    @classmethod
+    def new(cls, index, move, round):
+        """``MoveResult(index, move, round)``, made without the dataclass's ``__init__`` (one is
+        made for every move of every replay); ``tests/newangeles/test_na_replay_fast_paths.py``
+        holds the two the same."""
+        result = object.__new__(cls)
+        result.__dict__.update(index=index, move=move, round=round, capital={}, threat=None, supply={}, assets=[],
+                               emergency={}, first_player=None, assets_left=None, deal=None, demand=None,
+                               advanced=None, ended_by=None, outcome=None, events=[])
+        return result
 
 
 class Game:
@@ -319,7 +350,7 @@ class Game:
     def apply(self, move):
         """Carry out a legal move and return what it changed; an illegal one changes nothing."""
         run = self._plan(move)
-        result = MoveResult(index=len(self.moves), move=move, round=round_info(self.slot))
+        result = MoveResult.new(len(self.moves), move, round_info(self.slot))
         run(result)
         self.moves.append(move)
         self.history.append(result)
@@ -346,7 +377,8 @@ class Game:
             if self.finished:
                 raise _illegal("D19", "after_finish", "move after finish: the game is finished")
             return self._plan_finish(move)
-        self._before_the_end()
+        if self.finished or self.ended_by is not None:
+            self._before_the_end()  # refuses
         if move.type == "deal":
             return self._plan_deal(move, _STAGE["winner"])[0]
         return getattr(self, "_plan_" + move.type)(move)
@@ -438,7 +470,7 @@ class Game:
     def _plan_deal(self, move, upto, preview=False):
         """Check a deal up to step ``upto`` (index into ``DEAL_STAGES``); return ``(run, preview)``:
         ``run`` only for a whole deal, the ``DealPreview`` only when asked for (a screen's)."""
-        if self.kind != STANDARD:
+        if SLOTS[self.slot][0] != STANDARD:
             raise _illegal("§3", "not_standard_round", "not a standard round: {label} is a demand round",
                            label=self.label)
         if self.assets_left < 1:
@@ -447,22 +479,30 @@ class Game:
         counters = (move.counteroffers or ()) if upto >= 2 else ()
         supports = (move.support or ()) if upto >= 3 else ()
         transfers = move.transfers or ()
-        active = self._known(move.active)
-        for name in [c.player for c in counters] + [s.player for s in supports]:
-            self._known(name)
+        by_name = self.by_name
+        active = by_name.get(move.active) or self._known(move.active)
+        for c in counters:
+            if c.player not in by_name:
+                self._known(c.player)
+        for s in supports:
+            if s.player not in by_name:
+                self._known(s.player)
         if active.seat != self.first:
             raise _illegal("D21", "wrong_active", "wrong active player: expected {expected}",
                            expected=self.first_player, active=active.name)
         owner = {}
-        self._check_transfers(transfers, {}, owner)
-        self._check_code("assets", move.asset)
+        if transfers:
+            self._check_transfers(transfers, {}, owner)
+        if not self.pack.accepts("assets", move.asset):
+            self._check_code("assets", move.asset)  # refuses
         holder = owner.get(move.asset, self.holder.get(move.asset))
         if holder is not None:
             raise _illegal("D29", "asset_held", "asset already held by {holder}", holder=holder, asset=move.asset)
         if upto >= 1:
             if move.main is None:
                 raise MalformedError("move.main", "is missing")
-            self._check_offer(move.main, active)
+            if move.main.emergency is not None:
+                self._check_offer(move.main, active)
         # counteroffers: one opportunity each, clockwise from the active player's left (§4, D3)
         n = len(self.players)
         seen, last = set(), 0
@@ -471,12 +511,13 @@ class Game:
                 raise _illegal("§4", "active_countered", "the active player countered", player=c.player)
             if c.player in seen:
                 raise _illegal("§4", "countered_twice", "{player} countered twice", player=c.player)
-            offset = (self.by_name[c.player].seat - active.seat) % n
+            offset = (by_name[c.player].seat - active.seat) % n
             if offset < last:
                 raise _illegal("§4", "counter_order", "counteroffers out of clockwise order from the active "
                                "player's left: {player} after {previous}", player=c.player,
                                previous=self.players[(active.seat + last) % n].name)
-            self._check_offer(c.offer, self.by_name[c.player])
+            if c.offer.emergency is not None:
+                self._check_offer(c.offer, by_name[c.player])
             seen.add(c.player)
             last = offset
         standing = counters[-1] if counters else None
@@ -489,7 +530,7 @@ class Game:
                                player=s.player)
             if s.player in seen:
                 raise _illegal("D4", "supports_twice", "{player} supports twice", player=s.player)
-            offset = (self.by_name[s.player].seat - active.seat) % n
+            offset = (by_name[s.player].seat - active.seat) % n
             if offset < last:
                 raise _illegal("§4", "support_order", "supports out of clockwise order from the active player's "
                                "left: {player} after {previous}", player=s.player,
@@ -558,10 +599,10 @@ class Game:
             taker.assets.append(move.asset)
             self.holder[move.asset] = winner
             offer = move.main if won_by == "main" else standing.offer
-            record = DealRecord(len(self.deals) + 1, self.label, move, s_main,
+            record = DealRecord(len(self.deals) + 1, SLOTS[self.slot][1], move, s_main,
                                 None if standing is None else s_counter, won_by, winner, tie)
             self.deals.append(record)
-            result.deal = record.to_dict()
+            _deal_made(result, record)  # its entry written when read
             result.note("deal_won", n=record.n, won_by=won_by, winner=winner, tie=tie,
                         main=s_main, counter=record.support_counter, overridden=move.override_reason is not None)
             result.assets.append({"asset": move.asset, "from": None, "to": winner})
@@ -572,9 +613,10 @@ class Game:
                 result.note("emergency_spent", player=winner, corp=offer.emergency)
             self.assets_left -= 1
             self.deals_in_round += 1
-            before = self.first_player
-            self.first = (active.seat + 1) % len(self.players)  # D21
-            result.first_player = {"before": before, "after": self.first_player}
+            players = self.players
+            before = players[self.first].name  # the token holder (first_player)
+            self.first = (active.seat + 1) % len(players)  # D21
+            result.first_player = {"before": before, "after": players[self.first].name}
             result.assets_left = {"before": self.assets_left + 1, "after": self.assets_left}
         return run, shown
 

@@ -470,6 +470,272 @@ def _read_adjust(data, path, args, strict):
             for player, assets in removed.items()}
 
 
+# ----- the usual move, read fast ----------------------------------------------------------------
+# A record is made of a few shapes of move. ``_usual_move`` reads those with plain checks and
+# gives None for anything else, which ``read_move`` then reads the full way (that way also names
+# what is wrong). Whatever it takes, the full way takes and reads the same; every check below
+# is the full reader's own bound (a printable text holds no control character).
+
+
+def _line(value, limit):
+    """A non-blank one-line text within ``limit``, as ``read_text`` takes it."""
+    return type(value) is str and len(value) <= limit and value.isprintable() and value.strip()
+
+
+def _printable(value, limit):
+    """A one-line text within ``limit``, empty or not, as ``_note`` and ``check_text`` take it."""
+    return type(value) is str and len(value) <= limit and value.isprintable()
+
+
+def _plain_number(value):
+    return type(value) is int and -MAX_NUMBER <= value <= MAX_NUMBER
+
+
+def _plain_numbers(value):
+    """A copy of a map ``_numbers`` reads as it is, else None."""
+    if type(value) is not dict or len(value) > MAX_ENTRIES:
+        return None
+    for key, amount in value.items():
+        if not (_printable(key, TEXT) and _plain_number(amount)):
+            return None
+    return dict(value)
+
+
+def _plain_list(value):
+    return type(value) is list and len(value) <= MAX_ENTRIES
+
+
+def _made(cls, fields):
+    """A frozen dataclass of these fields (all of them given), made as its ``__init__`` makes it
+    but without its per-field ``object.__setattr__``: a deal makes several."""
+    made = object.__new__(cls)
+    made.__dict__.update(fields)
+    return made
+
+
+def _plain_offer(data, nulls=True):
+    """The offer of a card or of an emergency card as ``_read_offer_keys`` reads it, else None;
+    ``nulls``: with the nulls ``data`` was given (``read_offer``'s; a counteroffer keeps its own).
+    (``_line``, ``_nulls`` and ``_made`` spelled out: a deal has several offers.)"""
+    card, emergency = data.get("card"), data.get("emergency")
+    text = card if emergency is None else emergency if card is None else None
+    if type(text) is not str or len(text) > TEXT or not text.isprintable() or not text.strip():
+        return None
+    offer = object.__new__(Offer)
+    offer.__dict__.update(card=card, emergency=emergency,
+                          extra=_nulls(data) if nulls and None in data.values() else {})
+    return offer
+
+
+def _plain_map(value):
+    """A map by player or corporation as ``_map`` takes it (its keys one-line texts)."""
+    return type(value) is dict and len(value) <= MAX_ENTRIES and all(_printable(k, TEXT) for k in value)
+
+
+def _plain_texts(value):
+    """A list of asset cards as ``read_transfer`` and ``_read_adjust`` read it, as a tuple; else None."""
+    if not _plain_list(value) or not all(_line(a, TEXT) for a in value):
+        return None
+    return tuple(value)
+
+
+def _usual_transfer(x, known=_TRANSFER_KEYS):
+    """A deal's transfer (or, ``known`` the move's keys, a ``transfer`` move's) as
+    ``read_transfer`` reads it, else None."""
+    if type(x) is not dict or not x.keys() <= known:
+        return None
+    giver, receiver, capital, assets, note = x.get("from"), x.get("to"), x.get("capital"), x.get("assets"), \
+        x.get("note")
+    if not (_line(giver, NAME) and _line(receiver, NAME)) or (capital is not None and not _plain_number(capital)):
+        return None
+    if assets is not None:
+        assets = _plain_texts(assets)
+        if assets is None:
+            return None
+    kept = _nulls(x)
+    if known is _TRANSFER_KEYS and note is not None:  # a deal's transfer's own note
+        if not _printable(note, MAX_NOTE):
+            return None
+        kept["note"] = note
+    return _made(Transfer, {"giver": giver, "receiver": receiver, "capital": capital, "assets": assets,
+                            "extra": kept})
+
+
+def _usual_deal(data, args):
+    """A whole deal read into ``args``; False when any of it is not that plain."""
+    active, asset, main = data.get("active"), data.get("asset"), data.get("main")
+    if not (_line(active, NAME) and _line(asset, TEXT)) or type(main) is not dict or not main.keys() <= _OFFER_KEYS:
+        return False
+    offer = _plain_offer(main)
+    if offer is None:
+        return False
+    args["active"], args["asset"], args["main"] = active, asset, offer
+    counters, supports = data.get("counteroffers"), data.get("support")
+    if not (_plain_list(counters) and _plain_list(supports)):
+        return False
+    new = object.__new__  # the loops below spell out _line, _plain_number and _made: a deal has many
+    out = []
+    for c in counters:
+        player = c.get("player") if type(c) is dict else None
+        if type(player) is not str or not c.keys() <= _COUNTER_KEYS or len(player) > NAME \
+                or not player.isprintable() or not player.strip():
+            return False
+        offer = _plain_offer(c, nulls=False)
+        if offer is None:
+            return False
+        made = new(Counteroffer)
+        made.__dict__.update(player=player, offer=offer, extra={} if None not in c.values() else _nulls(c))
+        out.append(made)
+    args["counteroffers"] = tuple(out)
+    out = []
+    for s in supports:
+        player, offer, cards = (s.get("player"), s.get("offer"), s.get("cards")) if type(s) is dict else (0, 0, 0)
+        if type(player) is not str or not s.keys() <= _SUPPORT_KEYS or len(player) > NAME \
+                or not player.isprintable() or not player.strip() or type(offer) is not str or offer not in OFFERS \
+                or type(cards) is not int or not -MAX_NUMBER <= cards <= MAX_NUMBER:
+            return False
+        made = new(Support)
+        made.__dict__.update(player=player, offer=offer, cards=cards,
+                             extra={} if None not in s.values() else _nulls(s))
+        out.append(made)
+    args["support"] = tuple(out)
+    extra = data.get("extra")
+    if extra is not None:
+        extra = _plain_numbers(extra)
+        if extra is None or not all(type(k) is str and k in OFFERS for k in extra):
+            return False
+        args["extra_support"] = extra
+    for key in ("extra_reason", "override_reason"):
+        if data.get(key) is not None:
+            if not _line(data[key], REASON):
+                return False
+            args[key] = data[key]
+    transfers = data.get("transfers")
+    if transfers is not None:
+        if not _plain_list(transfers):
+            return False
+        out = [_usual_transfer(x) for x in transfers]
+        if None in out:
+            return False
+        args["transfers"] = tuple(out)
+    winner = data.get("winner")
+    if winner is not None:
+        if type(winner) is not str or winner not in OFFERS:
+            return False
+        args["winner"] = winner
+    return True
+
+
+def _usual_move(data):
+    """The ``Move`` of a usual record move, or None (see above)."""
+    kind = data.get("type")
+    if type(kind) is not str or kind not in _USUAL or not data.keys() <= _USUAL[kind]:
+        return None
+    args = {"type": kind}
+    if kind == "deal":
+        if not _usual_deal(data, args):
+            return None
+    elif kind == "end_round":
+        production, event = _plain_numbers(data.get("production")), data.get("event")
+        if production is None or (event is not None and not _line(event, TEXT)):
+            return None
+        args["production"] = production
+        if event is not None:
+            args["event"] = event
+        for key in ("event_threat", "next_assets"):
+            if data.get(key) is not None:
+                if not _plain_number(data[key]):
+                    return None
+                args[key] = data[key]
+    elif kind == "transfer":
+        transfer = _usual_transfer(data, _USUAL["transfer"])
+        if transfer is None:
+            return None
+        args["transfer"] = transfer
+    elif kind == "demand_round":
+        investments, next_demand = data.get("investments"), data.get("next_demand")
+        if not _plain_list(investments) or (next_demand is not None and not _line(next_demand, TEXT)):
+            return None
+        out = []
+        for x in investments:
+            if type(x) is not dict or not x.keys() <= _INVESTMENT_KEYS or not _line(x.get("player"), NAME) \
+                    or not _line(x.get("card"), TEXT) or not _plain_number(x.get("capital")):
+                return None
+            out.append(_made(Investment, {"player": x["player"], "card": x["card"], "capital": x["capital"],
+                                          "extra": _nulls(x)}))
+        args["investments"] = tuple(out)
+        if next_demand is not None:
+            args["next_demand"] = next_demand
+    elif kind == "finish":
+        rivals = data.get("rivals")
+        if rivals is not None:
+            if not _plain_map(rivals) or not all(_line(r, TEXT) for r in rivals.values()):
+                return None
+            args["rivals"] = dict(rivals)
+    elif kind == "adjust":
+        reason, left, first = data.get("reason"), data.get("assets_left"), data.get("first_player")
+        emergency, removed = data.get("emergency"), data.get("remove_assets")
+        if not _line(reason, REASON) or (left is not None and not _plain_number(left)) \
+                or (first is not None and not _line(first, NAME)):
+            return None
+        args["reason"] = reason
+        if left is not None:
+            args["assets_left"] = left
+        if first is not None:
+            args["first_player"] = first
+        if emergency is not None:
+            if not _plain_map(emergency) or not all(type(v) is str and v in EMERGENCY_STATES
+                                                    for v in emergency.values()):
+                return None
+            args["emergency"] = dict(emergency)
+        if removed is not None:
+            if not _plain_map(removed):
+                return None
+            args["remove_assets"] = {player: _plain_texts(assets) for player, assets in removed.items()}
+            if None in args["remove_assets"].values():
+                return None
+    elif kind == "supply":
+        changes, reason = _plain_numbers(data.get("changes")), data.get("reason")
+        if changes is None or type(reason) is not str or reason not in SUPPLY_REASONS:
+            return None
+        args["changes"], args["reason"] = changes, reason
+    else:  # capital, threat
+        amount, reason = data.get("amount"), data.get("reason")
+        if not _plain_number(amount) or type(reason) is not str \
+                or reason not in (CAPITAL_REASONS if kind == "capital" else THREAT_REASONS):
+            return None
+        if kind == "capital":
+            if not _line(data.get("player"), NAME):
+                return None
+            args["player"] = data["player"]
+        args["amount"], args["reason"] = amount, reason
+    for key, limit in (("at", MAX_CODE), ("note", MAX_NOTE)):
+        if data.get(key) is not None:
+            if not _printable(data[key], limit):
+                return None
+            args[key] = data[key]
+    move = object.__new__(Move)  # a frozen dataclass: its fields set as its __init__ sets them
+    fields = move.__dict__
+    fields.update(_MOVE_DEFAULTS)
+    fields.update(args)
+    fields["extra"] = {} if kind == "transfer" else _nulls(data)  # a transfer keeps its nulls itself
+    move.__post_init__()
+    return move
+
+
+#: the keys ``_usual_move`` reads, by move type (a key added to a type's fields is read the full way)
+_USUAL = {kind: KeySet(("type",) + keys + ("at", "note")) for kind, keys in (
+    ("deal", ("active", "asset", "main", "counteroffers", "support", "extra", "extra_reason", "transfers", "winner",
+              "override_reason")),
+    ("end_round", ("production", "event", "event_threat", "next_assets")), ("demand_round", ("investments",
+                                                                                           "next_demand")),
+    ("capital", ("player", "amount", "reason")), ("threat", ("amount", "reason")), ("supply", ("changes", "reason")),
+    ("transfer", ("from", "to", "capital", "assets")),
+    ("adjust", ("reason", "assets_left", "first_player", "emergency", "remove_assets")), ("finish", ("rivals",)))}
+#: every field of a ``Move`` with its default (``extra`` gets a new dict)
+_MOVE_DEFAULTS = {name: f.default for name, f in Move.__dataclass_fields__.items() if name != "extra"}
+
+
 def read_move(data, path="move", *, partial=False, strict=True):
     """A ``Move`` from its JSON object; raises ``MalformedError`` naming the bad field.
 
@@ -477,6 +743,10 @@ def read_move(data, path="move", *, partial=False, strict=True):
     and ``support`` may be missing (see ``Game.preview_deal``). ``strict`` (a move from a
     tablet, a form or the API): a key the move or an object in it does not take is refused;
     else (a record file, a stored log) it is ignored and dropped."""
+    if type(data) is dict:
+        move = _usual_move(data)  # the usual move, read fast
+        if move is not None:
+            return move
     read_object(data, path)
     kind = require(data, "type", path)
     if not isinstance(kind, str) or kind not in MOVE_TYPES:

@@ -1,0 +1,121 @@
+"""New Angeles' usual record moves are read with plain checks (issue 19: a finished game
+replays in 0.6 ms), everything else the full way: both must give the same move, and the same
+refusal, for every move of random games and for every twist of them below."""
+
+import copy
+import json
+
+from facilitator.rules.errors import MalformedError
+from facilitator.rules.newangeles import moves as moves_module
+from facilitator.rules.newangeles import read_move
+from facilitator.rules.newangeles.game import MoveResult
+from facilitator.rules.newangeles.rounds import round_info
+from facilitator.rules.newangeles.simulate import random_game
+
+
+def read(data, strict, partial, fast=True):
+    """``(move, None)`` or ``(None, refusal text)``; ``fast=False``: without the fast path."""
+    saved = moves_module._usual_move
+    if not fast:
+        moves_module._usual_move = lambda data: None
+    try:
+        return read_move(copy.deepcopy(data), "moves[0]", strict=strict, partial=partial), None
+    except MalformedError as err:
+        return None, str(err)
+    finally:
+        moves_module._usual_move = saved
+
+
+def record_moves(per_shape=1):
+    """Up to ``per_shape`` moves of each shape (type and keys given) from random games."""
+    out, count = [], {}
+    for seed in range(4):
+        for move in random_game(seed, players=4 + seed % 3, end="rounds").moves:
+            data = json.loads(json.dumps(move.to_dict(), ensure_ascii=False))
+            shape = (data["type"], tuple(sorted(data)))
+            count[shape] = count.get(shape, 0) + 1
+            if count[shape] <= per_shape:
+                out.append(data)
+    return out
+
+
+def first(key):
+    return lambda m: m[key][0] if m.get(key) else {}
+
+
+#: changes to a move that the full reader refuses, takes, or reads differently
+TWISTS = [
+    lambda m: m.update(active="Anna\n"), lambda m: m.update(active=" "), lambda m: m.update(asset="A" * 201),
+    lambda m: m.update(main={"card": "X", "emergency": None}), lambda m: m.update(main={"emergency": "jinteki"}),
+    lambda m: m.update(main={"card": "X", "emergency": "jinteki"}), lambda m: m.update(main={"card": "\x07"}),
+    lambda m: m.update(main={"card": "X", "other": 1}), lambda m: m.pop("main", None),
+    lambda m: m.update(counteroffers=[{"player": "Boris", "card": "Y", "emergency": None}]),
+    lambda m: m.update(counteroffers=[{"player": "Boris", "emergency": "haas"}]),
+    lambda m: m.update(counteroffers=[{"player": "Boris\u2028", "card": "Y"}]), lambda m: m.update(counteroffers={}),
+    lambda m: m.update(counteroffers=[{"card": "Y"}] * 101), lambda m: m.pop("counteroffers", None),
+    lambda m: m.update(support=[{"player": "Vera", "offer": "main", "cards": True}]),
+    lambda m: m.update(support=[{"player": "Vera", "offer": "side", "cards": 1}]),
+    lambda m: m.update(support=[{"player": "Vera", "offer": "main", "cards": 1, "note": None}]),
+    lambda m: m.update(support=[{"player": "Vera", "offer": "main", "cards": 10 ** 7}]),
+    lambda m: m.update(extra={"main": 1}), lambda m: m.update(extra={"main": 1, "side": 1}),
+    lambda m: m.update(extra={"counter": 1.0}), lambda m: m.update(extra=None),
+    lambda m: m.update(extra_reason="two\nlines"), lambda m: m.update(extra_reason=""),
+    lambda m: m.update(override_reason="because"), lambda m: m.update(winner="side"),
+    lambda m: m.update(winner="counter"), lambda m: m.update(winner=None),
+    lambda m: m.update(transfers=[{"from": "Anna", "to": "Boris", "capital": 2, "note": "for the vote"}]),
+    lambda m: m.update(transfers=[{"from": "Anna", "to": "Boris", "capital": None, "assets": ["A1"]}]),
+    lambda m: m.update(transfers=[{"from": "Anna", "to": "Boris", "assets": ["A1\t"]}]),
+    lambda m: m.update(transfers=[{"from": "Anna", "to": "Boris", "capital": "2"}]),
+    lambda m: m.update(transfers=[{"from": "Anna", "to": "Boris", "note": "a\nb"}]),
+    lambda m: m.update(transfers=[{"from": "Anna", "to": "Boris", "extra": 1}]), lambda m: m.update(transfers=[7]),
+    lambda m: m.update(production={"energy": -2, "": 1}), lambda m: m.update(production={"e\n": 1}),
+    lambda m: m.update(production=None), lambda m: m.update(event=None), lambda m: m.update(event=""),
+    lambda m: m.update(event_threat=False), lambda m: m.update(next_assets=None),
+    lambda m: m.update(changes={"tech": 10 ** 6}), lambda m: m.update(changes={"tech": -10 ** 6 - 1}),
+    lambda m: m.update(reason="event"), lambda m: m.update(reason="asset"), lambda m: m.update(reason=["x"]),
+    lambda m: m.update(amount=-3), lambda m: m.update(amount=None), lambda m: m.update(player=None),
+    lambda m: m.update(at=None), lambda m: m.update(at="1" * 41), lambda m: m.update(at=""),
+    lambda m: m.update(note=None), lambda m: m.update(note="a\tb"), lambda m: m.update(note=3),
+    lambda m: m.update(unknown=1), lambda m: m.update(type="transfer"), lambda m: m.update(type=7),
+    lambda m: m.update(investments=[{"player": "Anna", "card": "I1", "capital": -1, "note": None}]),
+    lambda m: m.update(investments=[{"player": "Anna", "card": "", "capital": 1}]),
+    lambda m: m.update(investments=[{"player": "Anna", "card": "I1"}]), lambda m: m.update(investments=None),
+    lambda m: m.update(next_demand={"code": "X", "threat": 1, "targets": {"energy": 2}}),
+    lambda m: m.update(next_demand="\n"), lambda m: m.update(next_demand=None),
+    lambda m: m.update(rivals={"Anna": "jinteki", "Boris": ""}), lambda m: m.update(rivals={"": "jinteki"}),
+    lambda m: m.update(rivals={"Anna": 3}), lambda m: m.update(rivals=None),
+    lambda m: m.update(emergency={"jinteki": "faceup"}), lambda m: m.update(emergency={"jinteki": "gone"}),
+    lambda m: m.update(remove_assets={"Anna": ["A1", "A2"]}), lambda m: m.update(remove_assets={"Anna": "A1"}),
+    lambda m: m.update(remove_assets={"Anna": [""]}), lambda m: m.update(first_player="Anna\t"),
+    lambda m: m.update(assets_left=True), lambda m: m.update(assets_left=-1), lambda m: m.update(reason=""),
+    lambda m: m.update(reason="line\nbreak"), lambda m: m.update(capital=None, assets=None),
+    lambda m: m.update(**{"from": "Anna", "to": None}), lambda m: m.update(assets=("A1",)),
+]
+
+
+def test_every_usual_move_and_every_twist_of_it_reads_as_the_full_reader_reads_it():
+    kinds, fast_kinds = set(), set()
+    for data in record_moves():
+        kinds.add(data["type"])
+        if moves_module._usual_move(copy.deepcopy(data)) is not None:
+            fast_kinds.add(data["type"])
+        for twist in [lambda m: None] + TWISTS:
+            twisted = copy.deepcopy(data)
+            twist(twisted)
+            for strict, partial in ((True, False), (False, False), (True, True)):
+                fast, full = read(twisted, strict, partial), read(twisted, strict, partial, fast=False)
+                assert fast == full, (twisted, strict, partial)
+                if fast[0] is not None:
+                    assert fast[0].to_dict() == full[0].to_dict() and fast[0].player == full[0].player
+    assert kinds == {"deal", "end_round", "supply", "capital", "threat", "demand_round", "transfer", "adjust",
+                     "finish"}
+    assert fast_kinds == kinds  # every kind of move is read fast in its usual shape
+    assert all(keys <= moves_module.ALLOWED[kind] for kind, keys in moves_module._USUAL.items())
+
+
+def test_a_move_result_made_fast_is_the_one_its_init_makes():
+    move = read_move({"type": "threat", "amount": 1, "reason": "event"})
+    fast, made = MoveResult.new(3, move, round_info(2)), MoveResult(index=3, move=move, round=round_info(2))
+    assert vars(fast) == vars(made) and list(vars(fast)) == list(vars(made)) and fast == made
+    for name in ("capital", "supply", "assets", "emergency", "events"):  # a new dict or list of its own
+        assert getattr(fast, name) is not getattr(MoveResult.new(3, move, {}), name)
