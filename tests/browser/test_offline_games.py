@@ -193,7 +193,7 @@ def test_a_stale_second_tablet_is_refused_with_the_servers_reason_and_a_double_t
         with first.page.expect_navigation():
             tap(first.page, driver.legal, double=True)
         recorded = log_of(engine, table)
-        assert [seq for seq, _, _ in recorded] == [1], recorded
+        assert [(seq, m["type"]) for seq, m, _ in recorded] == [(1, driver.legal.kind)], recorded
         assert first.page.locator("body").get_attribute("data-seq") == "1"
         assert first.page.locator("#outbox").is_hidden() and stored_waiting(first.page, table) == []
 
@@ -223,7 +223,8 @@ def test_a_stale_second_tablet_is_refused_with_the_servers_reason_and_a_double_t
         with page.expect_navigation():
             tap(page, driver.then)
         corrected = log_of(engine, table)
-        assert corrected[:1] == recorded and [seq for seq, _, _ in corrected] == [1, 2], corrected
+        assert corrected[:1] == recorded and [(seq, m["type"]) for seq, m, _ in corrected[1:]] == \
+            [(2, driver.then.kind)], corrected
         assert page.locator("body").get_attribute("data-seq") == "2" and page.locator("#outbox").is_hidden()
         assert first.dialogs == [] and second.dialogs == [], (first.dialogs, second.dialogs)
     finally:
