@@ -34,6 +34,11 @@ class Driver:
     legal: Move  # a move of the first turn the rules take
     illegal: Move  # one they refuse (the table's next player is not the one named, too many points, …)
     malformed: Move  # one that is not a move of the format
+    #: another move of the first turn the rules take (a second tablet's, entered meanwhile), and
+    #: one they take once ``legal`` is recorded (what the table waits for then); the browser's
+    #: stale-tablet test needs them for every game the server registers
+    rival: Move | None = None
+    then: Move | None = None
 
     def url(self, table_id, tail=""):
         return f"{self.prefix}/table/{table_id}{tail}"
@@ -41,13 +46,17 @@ class Driver:
 
 DRIVERS = {d.key: d for d in [
     Driver("lyceum-16-25", "", lyceum.setup_data(lyceum.THREE),
-           legal=Move("pass"), illegal=Move("pass", {"player": "Борис"}), malformed=Move("pass", {"player": ""})),
+           legal=Move("pass"), illegal=Move("pass", {"player": "Борис"}), malformed=Move("pass", {"player": ""}),
+           rival=Move("rest"), then=Move("pass")),
     Driver(alterego.RULESET, "/ae", alterego.setup_fields(alterego.THREE, first="Aino"),
-           legal=Move("draw"), illegal=Move("draw", {"player": "Bertta"}), malformed=Move("draw", {"player": ""})),
+           legal=Move("draw"), illegal=Move("draw", {"player": "Bertta"}), malformed=Move("draw", {"player": ""}),
+           rival=Move("season"), then=Move("end_turn")),
     Driver("new-angeles", "/na", newangeles.setup_form(),
            legal=Move("capital", {"player": "Boris", "amount": 2, "reason": "contract"}),
            illegal=Move("capital", {"player": "Anna", "amount": -11, "reason": "event"}),
-           malformed=Move("capital", {"player": "Anna", "amount": "", "reason": "event"})),
+           malformed=Move("capital", {"player": "Anna", "amount": "", "reason": "event"}),
+           rival=Move("capital", {"player": "Vera", "amount": 3, "reason": "contract"}),
+           then=Move("capital", {"player": "Boris", "amount": 2, "reason": "contract"})),
     Driver(plugin.KEY, "/tally", {"player-0": "Ann", "player-1": "Ben", "player-2": "Cleo"},
            legal=Move("add", {"points": 2}), illegal=Move("add", {"points": 5}),
            malformed=Move("add", {"points": "many"})),
