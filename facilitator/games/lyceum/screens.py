@@ -227,12 +227,24 @@ def offline_positions(game):
 
 
 def _turn_screen(loaded, **extra):
-    return render_template("host/turn.html", **_context(loaded, positions=offline_positions(loaded.game), **extra))
+    return render_template("host/turn.html", **_context(loaded, **extra))
 
 
 @bp.get("/table/<int:table_id>")
 def turn(table_id):
     return table.main_screen(GAME, table_id, _turn_screen)
+
+
+def _positions(loaded):
+    return render_template("host/_positions.html", loaded=loaded, game=loaded.game, seq=loaded.seq, colors=COLORS,
+                           positions=offline_positions(loaded.game), **turn_rules())
+
+
+@bp.get("/table/<int:table_id>/positions")
+def positions(table_id):
+    """The screens the moves entered offline lead to (fetched by the outbox once the turn
+    screen is idle: off the tap's path)."""
+    return table.positions(GAME, table_id, _positions)
 
 
 def _refuse(table_id, message, status, form=None):
