@@ -26,7 +26,9 @@
 // it), and every move form says, in data-then (on the form, or on the button tapped, or set
 // from the chosen option's data-allow map of button value -> key), the key of the position the
 // engine says the move leads to (the live screen's own forms: data-live, by their data-move;
-// the page's CSRF token is put into the positions' forms). While the tablet is offline or moves
+// the page's CSRF token is put into the positions' forms; a part the positions share, such as
+// a set of skill steppers, is drawn once as <template data-part> and put where a shown position
+// names it in data-fill). While the tablet is offline or moves
 // wait, the screen shows the
 // position the last waiting move leads to (the start one when none waits): its forms are the
 // game's own forms, sent through the outbox like the others. Where the answers run out (a form
@@ -334,11 +336,25 @@
     for (var t = template, seen = 0; t && seen < 5; t = positionOf(t.dataset.include || null), seen++) {
       box.appendChild(t.content.cloneNode(true));
     }
+    fill(box);
     // the position takes the live screen's place (kept aside, whole, for when it is shown again)
     (shown || live).replaceWith(box);
     shown = box;
     mark(template.dataset.turn || "", template.dataset.banner || bannerText);
     return true;
+  }
+  // a part the positions share, drawn once (<template data-part>), put where a position names it
+  // (data-fill), its inputs named <data-prefix>-<data-name>, with min="0" where data-min says
+  function fill(box) {
+    box.querySelectorAll("[data-fill]").forEach(function (el) {
+      var part = positions.querySelector("template[data-part='" + el.dataset.fill + "']");
+      if (!part || el.firstChild) return;
+      el.appendChild(part.content.cloneNode(true));
+      el.querySelectorAll("[data-name]").forEach(function (input) {
+        input.name = (el.dataset.prefix ? el.dataset.prefix + "-" : "") + input.dataset.name;
+        if (el.dataset.min !== undefined) input.min = el.dataset.min;
+      });
+    });
   }
   function showLive() {
     if (shown) { shown.replaceWith(live); shown = null; }
