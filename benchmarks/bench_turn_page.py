@@ -7,9 +7,13 @@ A 4-player «16/25» table of the sample pack (``simulate.random_game``) is cut 
 rounds 1, 4 and 8 (the eras' decks differ) and stored through ``services.import_record``. For each
 cut the turn page is requested through the app in-process (Flask's test client, signed in as the
 organizer): its size in bytes, gzipped (level 6, as a web server would send it), and the median
-server time to draw it over ``--repeat`` requests after one warm-up (the engine's answers for
-the offline screens are kept per position, so this is the drawing; ``answers ms``, when the
-engine has them, is what computing them costs once per position, i.e. once per move, on top).
+server time to draw it over ``--repeat`` requests after one warm-up. The engine's answers for
+the offline screens are a resource of their own (``GET /table/<id>/positions?after=<seq>``,
+fetched by the tablet once the screen is idle, off the tap's path): its size, gzipped, the
+server time to answer it the first time at a position (``first ms``: the engine's answers and
+the drawing), again (``again ms``: kept with the cached game) and to a page drawn again
+(``304 ms``: its ETag); ``answers ms`` is the engine's part alone, once per move, with the
+moves it applies (``applies``) and the players it copies (``copies``) to find them.
 With ``--browser`` the app
 is also served by waitress on a loopback port and Debian's Chromium loads each page: the median
 time from the request to the page's ``load`` event (parsing, styles and scripts) is printed too.
@@ -17,7 +21,9 @@ time from the request to the page's ``load`` event (parsing, styles and scripts)
 
 import argparse
 import gzip
+import html
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -91,35 +97,69 @@ def run(url, args, tmp):
         loads = browser_loads(app, secret, [t for _, t in tables], args.repeat)
     print("«16/25» turn page, 4 players, sample pack · in-process · median of", args.repeat)
     answers = answers_ms(engine, [t for _, t in tables], args.repeat)
-    print(f"{'round':>5} {'bytes':>8} {'gzip':>7} {'server ms':>10}" + (f" {'load ms':>8}" if loads else "")
-          + (f" {'answers ms':>11}" if answers else ""))
+    print(f"{'round':>5} {'bytes':>8} {'gzip':>7} {'server ms':>10}" + (f" {'load ms':>8}" if loads else ""))
+    sources = {}
     for round_no, table_id in tables:
         response = client.get(f"/table/{table_id}")
         assert response.status_code == 200, response.status_code
         body = response.get_data()
+        sources[table_id] = html.unescape(re.search(rb'data-src="([^"]+)"', body)[1].decode())
         ms = median_ms(lambda: client.get(f"/table/{table_id}"), args.repeat)
         line = f"{round_no:>5} {len(body):>8} {len(gzip.compress(body, 6)):>7} {ms:>10.1f}"
         if loads:
             line += f" {loads[table_id]:>8.1f}"
-        if answers:
-            line += f" {answers[table_id]:>11.1f}"
         print(line)
+    print("the offline positions (GET .../positions), apart from the page")
+    print(f"{'round':>5} {'bytes':>8} {'gzip':>7} {'first ms':>9} {'again ms':>9} {'304 ms':>7} "
+          f"{'answers ms':>11} {'applies':>8} {'copies':>7}")
+    for round_no, table_id in tables:
+        src = sources[table_id]
+        response = client.get(src)
+        assert response.status_code == 200, response.status_code
+        body, etag = response.get_data(), response.headers["ETag"]
+        first = median_ms(lambda: (forget(), client.get(src)), args.repeat)
+        again = median_ms(lambda: client.get(src), args.repeat)
+        cached = median_ms(lambda: client.get(src, headers={"If-None-Match": etag}), args.repeat)
+        ms, applies, copies = answers[table_id]
+        print(f"{round_no:>5} {len(body):>8} {len(gzip.compress(body, 6)):>7} {first:>9.1f} {again:>9.1f} "
+              f"{cached:>7.1f} {ms:>11.1f} {applies:>8} {copies:>7}")
     return 0
 
 
+def forget():
+    """The positions drawn and the engine's answers are forgotten: the next fetch is a first one."""
+    from facilitator.games.lyceum import screens
+    from facilitator.web import table
+    table._FRAGMENTS.clear()
+    screens._ANSWERS.clear()
+
+
 def answers_ms(engine, table_ids, repeat):
-    """Median ms the engine takes for the offline answers of each table's position (none before
-    the engine had them)."""
-    try:
-        from facilitator.rules.lyceum.answers import turn_answers
-    except ImportError:
-        return {}
+    """Per table: the median ms the engine takes for the offline answers of its position, the
+    moves it applies and the players it copies to find them."""
     from facilitator import services
+    from facilitator.rules.lyceum.answers import turn_answers
+    from facilitator.rules.lyceum.game import Game, PlayerState
     out = {}
     for table_id in table_ids:
         with services.db.session_scope(engine) as s:
             game = services.load(s, table_id).game
-        out[table_id] = median_ms(lambda: turn_answers(game), repeat)
+        counts = {"apply": 0, "copy": 0}
+        apply, copy = Game.apply, PlayerState.copy
+
+        def counted_apply(self, move):
+            counts["apply"] += 1
+            return apply(self, move)
+
+        def counted_copy(self):
+            counts["copy"] += 1
+            return copy(self)
+        Game.apply, PlayerState.copy = counted_apply, counted_copy
+        try:
+            turn_answers(game)
+        finally:
+            Game.apply, PlayerState.copy = apply, copy
+        out[table_id] = (median_ms(lambda: turn_answers(game), repeat), counts["apply"], counts["copy"])
     return out
 
 

@@ -16,19 +16,28 @@
 // again. Several tabs share one outbox and one sender at a time; the server never records a
 // queued move twice (client ids).
 //
-// The screen follows the queue. A game's turn screen may carry the screens its next moves lead
-// to, drawn by the server from the engine's answers: <div id="positions" data-seq data-start>
-// holding one <template data-position="key"> per position the game can reach (data-turn: whose
+// The screen follows the queue. A game's turn screen may name, in <div id="positions" data-src>,
+// where the server draws the screens its next moves lead to from the engine's answers; they are
+// fetched once the screen is idle after its load (apart from the screen, so a tap never waits
+// for them; kept in memory, fetched again by a later load, answered 304 when unchanged):
+// <div id="positions" data-seq data-start data-live> holding one <template data-position="key">
+// per position the game can reach (data-turn: whose
 // turn it is there, data-banner: the round's line, data-include: another position shown under
 // it), and every move form says, in data-then (on the form, or on the button tapped, or set
 // from the chosen option's data-allow map of button value -> key), the key of the position the
-// engine says the move leads to. While the tablet is offline or moves wait, the screen shows the
+// engine says the move leads to (the live screen's own forms: data-live, by their data-move;
+// the page's CSRF token is put into the positions' forms; a part the positions share, such as
+// a set of skill steppers, is drawn once as <template data-part> and put where a shown position
+// names it in data-fill). While the tablet is offline or moves
+// wait, the screen shows the
 // position the last waiting move leads to (the start one when none waits): its forms are the
 // game's own forms, sent through the outbox like the others. Where the answers run out (a form
 // without data-then, an undo, moves from another screen) the screen shows the game's "?"
 // position, which says so; a game without answers keeps its own screen, with the player of its
 // forms a choice; a game that draws no template of its start position keeps its live screen
-// there. Nothing of a rule is computed here: keys are only looked up.
+// there. Answers that did not arrive (the network dropped first, the table moved on) are answers
+// run out: the live screen stays, its player a choice, and says so. Nothing of a rule is
+// computed here: keys are only looked up.
 //
 // Without JavaScript the forms post as usual.
 (function () {
@@ -58,7 +67,8 @@
   var legacyUrl = "/api/v1/tables/" + tableId + "/moves/batch";
   var players = body.dataset.players ? JSON.parse(body.dataset.players) : [];
   var retryDelay = 2000, retryTimer = null, sending = false, leaving = false;
-  var positions = document.getElementById("positions"), live = document.querySelector("[data-position-live]");
+  var source = document.getElementById("positions"), positions = null, asking = false;
+  var live = document.querySelector("[data-position-live]");
   var banner = document.querySelector("[data-position-banner]"), bannerText = banner ? banner.textContent : "";
 
   function say(key, n) {
@@ -251,12 +261,70 @@
     }
     return key;
   }
+  // the answers, fetched once the screen is idle (they are no part of drawing it); the table
+  // having moved on (409), no answer or another one than the server's leaves them missing
+  function askAnswers() {
+    if (!source || !source.dataset.src || positions || asking || !window.fetch) return;
+    asking = true;
+    fetch(source.dataset.src, {credentials: "same-origin", headers: {"Accept": "text/html"}})
+      .then(function (r) {
+        if (r.status !== 200 || (r.headers.get("Content-Type") || "").indexOf("text/html") < 0) throw new Error("no answers");
+        return r.text();
+      })
+      .then(function (text) {
+        var box = document.createElement("div");
+        box.innerHTML = text;
+        var got = box.querySelector("#positions[data-start]");
+        if (!got || got.dataset.seq !== source.dataset.seq) throw new Error("not this screen's answers");
+        // the live screen's own forms lead where the answers say
+        var then = JSON.parse(got.dataset.live || "{}");
+        if (live) live.querySelectorAll("form[data-move]").forEach(function (f) {
+          if (then[f.dataset.move]) f.dataset.then = then[f.dataset.move];
+        });
+        // the positions' forms are this page's forms: its session's CSRF token
+        var token = document.querySelector("input[name=csrf_token]");
+        got.querySelectorAll("template").forEach(function (t) {
+          t.content.querySelectorAll("input[name=csrf_token]").forEach(function (i) { i.value = token ? token.value : ""; });
+        });
+        source.replaceWith(got);
+        positions = got;
+      })
+      .catch(function () {})
+      .then(function () { asking = false; render(); });
+  }
+  function whenIdle(fn) {
+    if (window.requestIdleCallback) window.requestIdleCallback(fn, {timeout: 1000});
+    else setTimeout(fn, 50);
+  }
+  // the live screen says its answers are missing (the tablet offline or moves waiting)
+  function missing(yes) {
+    var note = live && live.querySelector("[data-answers-missing]");
+    if (yes && live && !note && W.no_answers) {
+      note = document.createElement("p");
+      note.className = "flash info";
+      note.dataset.answersEnd = ""; note.dataset.answersMissing = "";
+      note.textContent = W.no_answers;
+      live.insertBefore(note, live.firstChild);
+    } else if (!yes && note) {
+      note.remove();
+    }
+  }
+
   var shown = null;
   // true when the screen shows a position of the answers (or the live screen, nothing waiting)
   function follow(q) {
-    if (!positions || !live) return false;
+    if (!live) return false;
+    if (!positions) {
+      missing(!!source && (q.length > 0 || !isOnline) && !q.some(function (e) { return e.state === "refused"; }));
+      return false;
+    }
+    missing(false);
     if (q.some(function (e) { return e.state === "refused"; })) { showLive(); return false; }  // the real state
     if (!q.length && isOnline) { showLive(); return true; }
+    // answers arriving while the host is using the live screen (a confirmation open, a field
+    // being typed in) do not replace it under the finger: the next move entered moves it on
+    if (!q.length && !shown && (live.querySelector("details[open]") ||
+        (document.activeElement !== body && live.contains(document.activeElement)))) return false;
     var key = reached(q), template = positionOf(key);
     // a game that draws no template for its start position: its live screen is that position
     if (!template && key === positions.dataset.start) { showLive(); return true; }
@@ -268,11 +336,25 @@
     for (var t = template, seen = 0; t && seen < 5; t = positionOf(t.dataset.include || null), seen++) {
       box.appendChild(t.content.cloneNode(true));
     }
+    fill(box);
     // the position takes the live screen's place (kept aside, whole, for when it is shown again)
     (shown || live).replaceWith(box);
     shown = box;
     mark(template.dataset.turn || "", template.dataset.banner || bannerText);
     return true;
+  }
+  // a part the positions share, drawn once (<template data-part>), put where a position names it
+  // (data-fill), its inputs named <data-prefix>-<data-name>, with min="0" where data-min says
+  function fill(box) {
+    box.querySelectorAll("[data-fill]").forEach(function (el) {
+      var part = positions.querySelector("template[data-part='" + el.dataset.fill + "']");
+      if (!part || el.firstChild) return;
+      el.appendChild(part.content.cloneNode(true));
+      el.querySelectorAll("[data-name]").forEach(function (input) {
+        input.name = (el.dataset.prefix ? el.dataset.prefix + "-" : "") + input.dataset.name;
+        if (el.dataset.min !== undefined) input.min = el.dataset.min;
+      });
+    });
   }
   function showLive() {
     if (shown) { shown.replaceWith(live); shown = null; }
@@ -429,7 +511,7 @@
     var cached = ev.persisted || (nav && nav.type === "back_forward" && nav.transferSize === 0);
     if (cached && navigator.onLine && !load().length) { leaving = true; location.reload(); }
   });
-  window.addEventListener("online", function () { online(true); retryDelay = 2000; flush(); });
+  window.addEventListener("online", function () { online(true); retryDelay = 2000; flush(); askAnswers(); });
   window.addEventListener("offline", function () { online(false); });
   window.addEventListener("storage", function (ev) {
     if (ev.key !== KEY) return;
@@ -443,5 +525,7 @@
   });
   render();
   flush();
+  if (document.readyState === "complete") whenIdle(askAnswers);
+  else window.addEventListener("load", function () { whenIdle(askAnswers); });
   setInterval(function () { if (load().some(function (e) { return e.state === "queued"; })) flush(); }, 10000);
 })();

@@ -5,6 +5,9 @@ wording. Each game's screens use these with their own pages (``refuse`` draws th
 again with the message); the JSON API shares the wording (``games.stale_text``).
 """
 
+import hashlib
+import time
+import weakref
 from dataclasses import dataclass
 
 from flask import abort, flash, redirect, render_template, request, url_for
@@ -305,5 +308,55 @@ def after_recorded(game, table_id, lines, finished):
     return redirect(url_for(game.turn, table_id=table_id), 303)
 
 
+# ----- the offline positions: a resource of their own, off the tap's path -----------------------
+#: the rendered positions per game object (a cached position's game is only read, never moved:
+#: the fragment lives as long as the game the process keeps for the table's newest position)
+_FRAGMENTS = weakref.WeakKeyDictionary()
+#: this process's templates: a fragment cached by a browser before a restart is drawn again
+_STAMP = format(int(time.time()), "x")
+
+
+def positions_etag(table):
+    """The ETag of a table's offline positions: everything they depend on (the table, its
+    position: ``seq`` and ``rev``, its setup and pack; the screen's language; these templates)."""
+    from facilitator.i18n import get_locale
+    state = repr((table.created_at, table.seq, table.rev, table.pack_id, table.players))
+    digest = hashlib.sha1(state.encode()).hexdigest()[:12]
+    return f"p{table.id}-{table.seq}-{digest}-{get_locale()}-{_STAMP}"
+
+
+def positions(game, table_id, render):
+    """``GET <the game's table>/positions?after=<seq>``: the screens the moves a host enters
+    offline lead to (ARCHITECTURE.md decision 14), drawn from the engine's answers by
+    ``render(loaded)``, apart from the turn screen so that a tap never waits for them: the
+    tablet's outbox fetches them once the screen is idle. 409 (empty) when the table is no
+    longer at ``after`` (the screen is behind), has no game, is finished or needs checking:
+    the screen then says the answers are missing. An ETag per (table, position, language)
+    answers a page drawn again with 304; the fragment is kept with the cached game, so asking
+    twice costs the engine nothing. The session's CSRF token is not in it (the fragment is the
+    same for every host of the table): the outbox puts the page's own token into its forms."""
+    from flask import make_response
+    from flask_wtf.csrf import generate_csrf
+    s = db()
+    table = services.get_table(s, table_id)
+    if request.args.get("after", type=int) != table.seq:
+        return "", 409
+    etag = positions_etag(table)
+    if request.if_none_match.contains(etag):
+        response = make_response("", 304)
+    else:
+        loaded = load(s, table_id)
+        if loaded.broken or loaded.game is None or loaded.game.finished:
+            return "", 409
+        kept = _FRAGMENTS.setdefault(loaded.game, {})
+        body = kept.get(etag)
+        if body is None:
+            body = kept[etag] = render(loaded).replace(generate_csrf(), "")
+        response = make_response(body)
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
 __all__ = ["guard", "load", "narration", "needs_check", "main_screen", "final_screen", "screen_again", "form_errors", "undo", "Refusal", "refusal",
-           "record", "already_recorded", "after_recorded", "form_action", "queued_forms", "games"]
+           "record", "already_recorded", "after_recorded", "form_action", "queued_forms", "positions", "positions_etag", "games"]

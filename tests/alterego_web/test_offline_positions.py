@@ -12,7 +12,7 @@ from .helpers import game_of, move, seq_of
 def screen(host, table):
     response = host.get(f"/ae/table/{table}")
     assert response.status_code == 200
-    return Positions(response.get_data(as_text=True))
+    return Positions(response.get_data(as_text=True), host)
 
 
 def test_the_screen_names_who_comes_next_after_a_draw_and_an_end_of_turn(app, host, table):

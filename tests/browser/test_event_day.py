@@ -588,6 +588,8 @@ def test_moves_tapped_offline_wait_and_are_recorded_once_in_order_when_the_table
     page.goto(turn_url(server, table))
     assert connection(page)[0] == "on" and page.locator("#outbox").is_hidden()
     assert page.locator("form[data-move=pass] input[type=hidden][name=player]").count() == 1
+    # the engine's answers arrive apart, once the screen is idle (the screen follows them offline)
+    page.locator("#positions[data-start]").wait_for(state="attached", timeout=SYNC_MS)
 
     context.set_offline(True)
     page.wait_for_function("document.getElementById('connection').textContent === 'offline'")

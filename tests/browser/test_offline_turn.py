@@ -79,6 +79,11 @@ def waiting(page, n):
     page.wait_for_function("n => document.querySelectorAll('#outbox li').length === n", arg=n, timeout=WAIT_MS)
 
 
+def answers_ready(page):
+    """The screen's answers arrived: the outbox fetches them apart, once the screen is idle."""
+    page.locator("#positions[data-start]").wait_for(state="attached", timeout=WAIT_MS)
+
+
 def card_for(answers, key, color, decision):
     """A card of ``color`` whose ``decision`` the engine allows at position ``key``, leading
     straight to the next player (no free SP to allocate)."""
@@ -119,6 +124,7 @@ def test_a_whole_round_entered_offline_follows_the_engine_and_is_recorded_once_i
         page.goto(f"{server.base}/table/{table}")
         first, second, third, fourth = game.order
         assert mover(page) == f"Ходит {first}"
+        answers_ready(page)
 
         context.set_offline(True)
         page.locator("#connection.off").wait_for()
@@ -180,5 +186,33 @@ def test_a_whole_round_entered_offline_follows_the_engine_and_is_recorded_once_i
         assert len({c for _, _, c in stored}) == 6, "each move once, by its client id"
         assert mover(page) == f"Ходит {second}" and page.locator("#outbox").is_hidden()
         assert dialogs == [], dialogs
+    finally:
+        context.close()
+
+
+def test_answers_that_never_arrived_are_answers_run_out(browser, server, engine):
+    """The network drops before the screen fetched its answers: the live screen stays, says so,
+    and a pass is still entered (for the player chosen), then recorded when the network is back."""
+    table = new_table(engine, FOUR)
+    first = game_of(engine, table).order[0]
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    context.set_default_timeout(WAIT_MS)
+    page = context.new_page()
+    try:
+        sign_in(page, server.base)
+        page.route("**/positions?*", lambda route: route.abort("internetdisconnected"))
+        page.goto(f"{server.base}/table/{table}")
+        context.set_offline(True)
+        page.locator("[data-answers-missing]").wait_for()
+        assert page.locator("#positions[data-start]").count() == 0
+        page.locator("details.pass-confirm summary").click()
+        page.locator("details.pass-confirm button[type=submit]").click()
+        waiting(page, 1)
+        assert page.locator("details.pass-confirm select[name=player]").count() == 1  # whose pass: a choice
+        assert page.locator("[data-answers-end]").count() == 1
+        context.set_offline(False)
+        page.locator("section.actions[data-seq='1']").wait_for(timeout=WAIT_MS * 2)
+        assert [m for _, m, _ in log_of(engine, table)] == [{"type": "pass", "player": first}]
+        assert page.locator("[data-answers-missing]").count() == 0
     finally:
         context.close()

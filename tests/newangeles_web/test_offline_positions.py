@@ -12,7 +12,7 @@ from .helpers import deal_json, load, move_post, seated
 def positions(client, table_id):
     response = client.get(f"/na/table/{table_id}")
     assert response.status_code == 200
-    return Positions(response.get_data(as_text=True))
+    return Positions(response.get_data(as_text=True), client)
 
 
 def test_the_screen_names_who_is_active_after_each_deal_and_the_end_of_the_round(app, client):

@@ -4,6 +4,7 @@
 table's game, and a form of a position, posted, leaves the table where the page said it would."""
 
 import json
+import re
 from html.parser import HTMLParser
 
 from facilitator.rules.lyceum import Move
@@ -14,18 +15,33 @@ from .helpers import FOUR, load, post, record, seated_table
 
 class Positions(HTMLParser):
     """The turn page's positions: ``{key: {"turn", "include", "forms": [form]}}``, a form being
-    ``{"move", "then", "fields", "cards": {code: allow}, "total"}``; and the live screen's forms."""
+    ``{"move", "then", "fields", "cards": {code: allow}, "total"}``; and the live screen's forms.
+    The positions are a resource of their own (``src``, fetched with ``client`` as the outbox
+    fetches it): the live forms lead where its ``data-live`` says, by their ``data-move``."""
 
-    def __init__(self, html):
+    def __init__(self, html, client=None):
         super().__init__()
-        self.start = self.seq = None
-        self.positions, self.live, self.key, self.form = {}, [], None, None
+        self.start = self.seq = self.src = None
+        self.positions, self.live, self.key, self.form, self.live_then = {}, [], None, None, {}
         self.feed(html)
+        self.page_bytes = len(html.encode())
+        assert not self.positions, "the positions are no part of the screen (off the tap's path)"
+        if client is not None and self.src:
+            response = client.get(self.src)
+            assert response.status_code == 200 and response.mimetype == "text/html"
+            self.etag = response.headers["ETag"]
+            self.fragment = response.get_data(as_text=True)
+            self.feed(self.fragment)
+            for form in self.live:
+                form["then"] = self.live_then.get(form["move"])
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
-        if tag == "div" and a.get("id") == "positions":
-            self.start, self.seq = a["data-start"], a["data-seq"]
+        if tag == "div" and a.get("id") == "positions" and "data-src" in a:
+            self.src, self.seq = a["data-src"], a["data-seq"]
+        elif tag == "div" and a.get("id") == "positions":
+            assert a["data-seq"] == self.seq, "the positions of the screen's own position"
+            self.start, self.live_then = a["data-start"], json.loads(a["data-live"])
         elif tag == "template" and "data-position" in a:
             self.key = a["data-position"]
             self.positions[self.key] = {"turn": a.get("data-turn"), "include": a.get("data-include"), "forms": []}
@@ -52,7 +68,7 @@ class Positions(HTMLParser):
 def page_of(host, table_id):
     response = host.get(f"/table/{table_id}")
     assert response.status_code == 200
-    return Positions(response.get_data(as_text=True))
+    return Positions(response.get_data(as_text=True), host)
 
 
 def only(forms, move):
@@ -147,3 +163,35 @@ def test_the_turn_page_carries_the_engines_answers_and_its_forms_lead_where_it_s
     game = load(app, table).game
     assert_page_is_the_engines(page_of(host, table), turn_answers(game), 3)
     assert turn_answers(game)["positions"][turn_answers(game)["start"]]["player"] == third != fourth
+
+
+def test_the_positions_are_fetched_apart_once_per_position_and_language(host, monkeypatch):
+    """Off the tap's path: the turn screen names where its positions are; they are drawn once per
+    position (a second fetch, or a second host's, draws nothing: the fragment is kept with the
+    cached game), a page drawn again gets 304 by the ETag, another language or position another
+    ETag, a screen behind the table 409; the fragment carries no session's CSRF token (the outbox
+    puts the page's own into its forms)."""
+    from facilitator.games.lyceum import screens
+    app = host.application
+    table = seated_table(host, FOUR, "Отдельно")
+    page = page_of(host, table)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', host.get(f"/table/{table}").get_data(as_text=True))[1]
+    assert token not in page.fragment and 'name="csrf_token" value=""' in page.fragment
+
+    drawn = []
+    monkeypatch.setattr(screens, "_positions", lambda loaded: drawn.append(loaded) or "")
+    again = host.get(page.src)
+    assert (again.status_code, again.headers["ETag"], again.get_data(as_text=True)) == (200, page.etag, page.fragment)
+    cached = host.get(page.src, headers={"If-None-Match": page.etag})
+    assert (cached.status_code, cached.get_data(), cached.headers["ETag"]) == (304, b"", page.etag)
+    assert drawn == []
+
+    lang = "ru" if "-en-" in page.etag else "en"
+    host.get(f"/?lang={lang}")
+    other = host.get(page.src, headers={"If-None-Match": page.etag})
+    assert other.status_code == 200 and f"-{lang}-" in other.headers["ETag"] and len(drawn) == 1
+
+    first = load(app, table).game.order[0]
+    record(app, table, Move("pass", player=first))
+    assert host.get(page.src).status_code == 409  # the screen is behind: its answers are missing
+    assert page_of(host, table).etag != page.etag

@@ -307,22 +307,34 @@ _ANSWERS = weakref.WeakKeyDictionary()
 
 def offline_positions(game):
     """Where the moves the host can enter offline lead (``rules/alterego/answers.py``), with the
-    ``then`` keys of the live screen's own draw, end-of-turn and season forms."""
+    ``then`` keys of the live screen's own draw, end-of-turn and season forms (by their move)."""
     answers = _ANSWERS.get(game)
     if answers is None:
         answers = _ANSWERS[game] = turn_answers(game)
     start = answers["positions"][answers["start"]]
-    return dict(answers, live={k: start.get(k) for k in ("draw", "end_turn", "season_card")})
+    return dict(answers, live={"draw": start.get("draw"), "end_turn": start.get("end_turn"),
+                               "season": start.get("season_card")})
 
 
 def _turn_screen(loaded, **extra):
-    return render_template("alterego/turn.html", **_context(loaded, positions=offline_positions(loaded.game),
-                                                              **extra))
+    return render_template("alterego/turn.html", **_context(loaded, **extra))
 
 
 @bp.get("/table/<int:table_id>")
 def turn(table_id):
     return table.main_screen(GAME, table_id, _turn_screen)
+
+
+def _positions(loaded):
+    return render_template("alterego/_positions.html", loaded=loaded, seq=loaded.seq,
+                           positions=offline_positions(loaded.game))
+
+
+@bp.get("/table/<int:table_id>/positions")
+def positions(table_id):
+    """The screens the moves entered offline lead to (fetched by the outbox once the turn
+    screen is idle: off the tap's path)."""
+    return table.positions(GAME, table_id, _positions)
 
 
 def _refuse(table_id, message, status):

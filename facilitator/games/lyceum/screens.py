@@ -11,6 +11,7 @@ on, it says what happened and offers the current turn, never a live button for s
 
 import json
 import random
+import re
 import weakref
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
@@ -227,12 +228,32 @@ def offline_positions(game):
 
 
 def _turn_screen(loaded, **extra):
-    return render_template("host/turn.html", **_context(loaded, positions=offline_positions(loaded.game), **extra))
+    return render_template("host/turn.html", **_context(loaded, **extra))
 
 
 @bp.get("/table/<int:table_id>")
 def turn(table_id):
     return table.main_screen(GAME, table_id, _turn_screen)
+
+
+def _positions(loaded):
+    """The positions' fragment; a run of blank space holding a line break is one line break (the
+    same page: no fragment holds preformatted text), so it travels smaller."""
+    move_url = {kind: url_for("lyceum.move", table_id=loaded.table.id, kind=kind)
+                for kind in ("draw", "rest", "share", "pass", "play_deferred", "allocate")}
+    html = render_template("host/_positions.html", loaded=loaded, game=loaded.game, seq=loaded.seq, colors=COLORS,
+                           positions=offline_positions(loaded.game), move_url=move_url, **turn_rules())
+    return _BLANK_LINES.sub("\n", html)
+
+
+_BLANK_LINES = re.compile(r"[ \t]*\n\s*")
+
+
+@bp.get("/table/<int:table_id>/positions")
+def positions(table_id):
+    """The screens the moves entered offline lead to (fetched by the outbox once the turn
+    screen is idle: off the tap's path)."""
+    return table.positions(GAME, table_id, _positions)
 
 
 def _refuse(table_id, message, status, form=None):

@@ -117,8 +117,19 @@ def offline_positions(game):
 
 
 def _render_table(loaded, status=200, **extra):
-    return render_template("newangeles/table.html", **_context(loaded, positions=offline_positions(loaded.game),
-                                                                 **extra)), status
+    return render_template("newangeles/table.html", **_context(loaded, **extra)), status
+
+
+def _positions(loaded):
+    return render_template("newangeles/_positions.html", loaded=loaded, seq=loaded.seq,
+                           positions=offline_positions(loaded.game))
+
+
+@bp.get("/table/<int:table_id>/positions")
+def positions(table_id):
+    """What the game waits for after the deals entered offline (fetched by the outbox once the
+    screen is idle: off the tap's path)."""
+    return table.positions(GAME, table_id, _positions)
 
 
 # ----- the deal -------------------------------------------------------------------------------------

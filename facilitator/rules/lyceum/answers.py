@@ -3,10 +3,14 @@ host can enter next (ARCHITECTURE.md decision 14, issue 18 item 2).
 
 ``turn_answers(game)`` returns the positions the game can reach through the moves a screen
 offers, each with what the game waits for there, and for each move that can be entered there,
-the position it leads to. Every answer is the engine's own: a move's outcome is found by
-applying it to a copy of the game (``Game.apply``), a card's verdict and decisions by
-``Game.shortfalls`` and ``Game.decisions``. A screen looks these up while moves wait to be sent;
-it computes no rule.
+the position it leads to. Every answer is the engine's own: a card's verdict and decisions are
+``Game.shortfalls`` and ``Game.decisions``; a move's outcome is found by applying it
+(``Game.apply``) to a copy of only what the move changes (``moved``), once per distinct
+outcome (``outcome``): every discard of a turn leaves the game alike, so does every deferral (the
+card held is looked at only from the next round, RULES.md 3.3), and two cards whose play
+changes the player alike (losses, gains, free SP, XP; only the free SP and XP where nothing
+looks at the skills next) lead to the same position. A screen looks
+these up while moves wait to be sent; it computes no rule.
 
 The answers cover one turn of every player from the position now, and name the players of as
 many turns after them. They stop, and say so, where the outcome depends on something the host types that the
@@ -54,6 +58,37 @@ def _state(p):
     """What of a player the answers for their turn depend on."""
     held = (p.deferred.card.label, p.deferred.round) if p.deferred else None
     return (p.xp, tuple(p.skills[s] for s in SKILLS), p.pending, p.best_level, held, p.shared)
+
+
+def moved(game, move):
+    """``game`` after ``move``, leaving ``game`` as it was, without copying what the move leaves
+    alone: the players it may change are copied (its player and the player whose turn ends; a
+    share changes everyone), the others shared, never changed in place. What the game has
+    recorded (its moves and their results) is not carried over: the answers never read it."""
+    after = object.__new__(type(game))
+    after.__dict__.update(game.__dict__)
+    after.players = dict(game.players)
+    for name in (game.order if move.type == "share" else {move.player, game.current}):
+        after.players[name] = game.players[name].copy()
+    after.moves, after.history = [], []
+    after.apply(move)
+    return after
+
+
+def outcome(game, move, card=None):
+    """What decides where ``move`` leads from ``game`` (module docstring): moves of one outcome
+    lead to the same position, so the engine is asked once for all of them. A played card's
+    skills matter only where the answers look at them next: a deferred card the player holds
+    (playable after this move or not) and the pack's skill maximum (the free SP that fit);
+    without either, the free SP it gives and its XP (the levels reached) decide."""
+    if move.type != "draw":
+        return (move.type,)
+    if move.decision != "play":
+        return ("draw", move.decision)
+    if game.players[move.player].deferred is None and game.pack.skill_max is None:
+        return ("draw", "play", card.free, card.xp)
+    return ("draw", "play", tuple(sorted(card.losses.items())), tuple(sorted(card.gains.items())), card.free,
+            card.xp)
 
 
 def fill_allocation(game, name):
@@ -108,16 +143,16 @@ class _Answers:
     def _references(self):
         """The game before each turn of the horizon, reached by passes (a pass changes nothing
         but the turn), the free SP waiting now allocated (those players' skills then unknown)."""
-        ref = self.game.copy()
+        ref = self.game
         tainted = set()
         while ref.next() and ref.next()["expects"] == "allocate":
             name = ref.next()["player"]
-            ref.apply(Move("allocate", player=name, sp=fill_allocation(ref, name)))
+            ref = moved(ref, Move("allocate", player=name, sp=fill_allocation(ref, name)))
             tainted.add(name)
         self.tainted = frozenset(tainted)
         for t, (round_no, turn) in enumerate(self.turns):
-            self.refs[t] = ref.copy()
-            ref.apply(Move("pass", player=self.order[turn]))
+            self.refs[t] = ref
+            ref = moved(ref, Move("pass", player=self.order[turn]))
 
     def _add(self, canonical, key, position):
         if canonical in self.keys:
@@ -133,8 +168,7 @@ class _Answers:
         nxt = g.next()
         if nxt["expects"] == "allocate":
             name = nxt["player"]
-            after = g.copy()
-            after.apply(Move("allocate", player=name, sp=fill_allocation(after, name)))
+            after = moved(g, Move("allocate", player=name, sp=fill_allocation(g, name)))
             then = self.key_of(after, tainted | {name})
             sp = g.allocatable(name)
             return self._add(("allocate", name, sp, g.players[name].pending, then), f"a{len(self.positions)}",
@@ -157,8 +191,7 @@ class _Answers:
                                 "redistribute_limit": mover.deferred.card.redistribute, "unchecked": True,
                                 "then": self._add(("unknown",), UNKNOWN, {"expects": None})}
                 elif any(m["type"] == "play_deferred" for m in g.legal_moves()):
-                    after = g.copy()
-                    after.apply(Move("play_deferred", player=mover.name))
+                    after = moved(g, Move("play_deferred", player=mover.name))
                     deferred = {"player": mover.name, "card": mover.deferred.card.label,
                                 "redistribute_limit": mover.deferred.card.redistribute,
                                 "then": self.key_of(after, tainted)}
@@ -191,8 +224,7 @@ class _Answers:
         the engine can say it from the turn's reference game; whoever comes next is only named
         too, and a deferred card is offered unchecked)."""
         g = self.refs[t]
-        after = g.copy()
-        after.apply(Move("pass", player=self.order[self.turns[t][1]]))
+        after = moved(g, Move("pass", player=self.order[self.turns[t][1]]))
         return {"pass": self.key_of(after, frozenset(self.order))}
 
     def _main(self, t):
@@ -205,21 +237,18 @@ class _Answers:
 
         seen = {}
 
-        def then(move):
-            after = g.copy()
-            after.apply(move)
-            # many cards leave the game alike (no level reached, no free SP): asked once
-            state = (after.round, after.turn, after.main_done, after.finished,
-                     tuple(_state(p) for p in after.players_in_order()))
-            if state not in seen:
-                seen[state] = self.key_of(after, tainted)
-            return seen[state]
+        def then(move, card=None):
+            # the moves of one outcome leave the game alike: the engine is asked once for them
+            kind = outcome(g, move, card)
+            if kind not in seen:
+                seen[kind] = self.key_of(moved(g, move), tainted)
+            return seen[kind]
 
         colors = {}
         for color in COLORS:
             rows = []
             for card in sorted(g.pack.cards_of(era.key, color), key=lambda c: c.code):
-                decisions = {d: then(Move("draw", player=name, color=color, card=card.code, decision=d))
+                decisions = {d: then(Move("draw", player=name, color=color, card=card.code, decision=d), card)
                              for d in g.decisions(name, card)}
                 rows.append({"card": card.code, "shortfalls": g.shortfalls(name, card), "decisions": decisions,
                              "redistribute": card.redistribute if "play" in decisions else 0})
