@@ -129,3 +129,15 @@ def test_the_personal_sheet_is_one_page_of_the_players_game(app, host, anon_clie
     lines = short.pages[0].extract_text()
     left_out = int(re.search(r"The latest moves; (\d+) earlier ones are on my page", lines).group(1))
     assert len(short.pages) == 1 and left_out > 0 and f"#{mine[-1]} {name}" in lines
+
+
+def test_the_turn_screen_leads_to_the_players_pages_in_the_games_language(app, host, table, anon_client):
+    from .helpers import get
+    screen = get(host, f"/ae/table/{table}")
+    assert f'href="/table/{table}/seats" data-seats' in screen.html  # in its Files
+    host.get("/?lang=sv")  # a language Alter Ego does not speak: its links open in its first, Finnish
+    seats = get(host, f"/table/{table}/seats")
+    links = re.findall(r'class="seat-link">([^<]+)<', seats.html)
+    assert len(links) == 3 and all(link.endswith("?lang=fi") for link in links)
+    page = anon_client.get("/" + links[0].split("://", 1)[1].split("/", 1)[1]).get_data(as_text=True)
+    assert '<html lang="fi">' in page and re.findall(r'<a href="\?lang=(\w+)"', page) == ["fi", "en", "ru"]

@@ -85,3 +85,9 @@ def test_the_personal_sheet_names_no_sealed_rival_and_after_the_reveal_only_ones
     assert "Anna&#39;s rival: Federalist" in page or "Anna's rival: Federalist" in page
     for other in ("Boris", "Vera", "Dmitri"):
         assert f"{other}'s rival" not in anna and f"{other}&#39;s rival" not in page and f"{other}'s rival" not in page
+
+
+def test_the_table_screen_leads_to_the_players_pages(app, client):
+    from .helpers import screen
+    table = seated(app, client)
+    assert f'href="/table/{table}/seats" data-seats' in screen(client, table).html  # in its Files
