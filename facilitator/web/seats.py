@@ -132,9 +132,12 @@ def sheet(token):
         loaded = services.load(s, row.id)
         if loaded.game is None or loaded.broken or seat.player not in game.player_names(loaded):
             abort(404)
-        data = game.player_sheet(loaded, seat.player)
-    if data is None:
+        html = game.player_sheet(loaded, seat.player)
+    if html is None:
         abort(404)
+    # laid out in the printing worker: a room of players asking at the end never stalls the tablets
+    data = services.exports.in_worker("facilitator.reports.pdf", "html_to_pdf", html,
+                                      inline=current_app.config.get("PRINT_INLINE", False))
     return send_file(BytesIO(data), mimetype="application/pdf", as_attachment=False,
                      download_name=safe_filename(f"{loaded.table.name} {seat.player}") + ".pdf")
 

@@ -96,11 +96,11 @@ def sheet_fits(lines):
 
 
 def player_sheet(loaded, name):
-    """The player's one-page PDF of their game (``GamePackage.player_sheet``), in the current
+    """The HTML of the player's one-page sheet (``GamePackage.player_sheet``), in the current
     language: their place and influence, their actives, their influence season by season and
     the moves that concern them, season by season (each by its line; of a very long game the
     latest that fit, the earlier ones counted)."""
-    from facilitator.reports.pdf import html_to_pdf, render_html
+    from facilitator.reports.pdf import render_html
     game, pack = loaded.game, loaded.pack
     standing = loaded.standing or table_standing(game)
     me = next(p for p in standing["players"] if p["name"] == name)
@@ -113,11 +113,11 @@ def player_sheet(loaded, name):
             seasons.append({"season": move["season"], "name": words.season_name(move["season"]), "lines": []})
         seasons[-1]["lines"].append(move["lines"][0])
     figure = _figure(_("My influence by season"), influence_series(loaded, [name]))
-    return html_to_pdf(render_html(
+    return render_html(
         "alterego_player.html", table=loaded.table, player=name, me=me, actives=actives,
         places=len(standing["players"]), finished=game.finished, status=words.status_text(game.finished, game.ended_by),
         season_name=words.season_name(game.season), seasons=seasons, left_out=left_out,
-        chart=svgchart.svg(figure, width=1000, height=260, font=14)))
+        chart=svgchart.svg(figure, width=1000, height=260, font=14))
 
 
 def projector_chart(tables):

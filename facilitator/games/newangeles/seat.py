@@ -62,11 +62,11 @@ def player_view(loaded, name):
 
 
 def player_sheet(loaded, name):
-    """The player's one-page PDF of their game (``GamePackage.player_sheet``), in the current
+    """The HTML of the player's one-page sheet (``GamePackage.player_sheet``), in the current
     language: their corporation, capital and result, their capital round by round and the moves
     that concern them. Before the reveal no rival is on it (the standings and the move results
     name none, D22); after it, only the player's own rival and why they won or lost."""
-    from facilitator.reports.pdf import html_to_pdf, render_html
+    from facilitator.reports.pdf import render_html
     game, pack = loaded.game, loaded.pack
     standing = loaded.standing or table_standing(game)
     me = next(p for p in standing["players"] if p["name"] == name)
@@ -75,11 +75,11 @@ def player_sheet(loaded, name):
     reveal = next((r for r in words.reveal_rows(game) if r["name"] == name), None) if game.finished else None
     moves = [lines for lines in my_moves(game, pack, name) if lines]
     left_out = len(moves) - sheet_fits([" · ".join(lines) for lines in moves])
-    return html_to_pdf(render_html(
+    return render_html(
         "newangeles_player.html", table=loaded.table, player=name, me=me, corp=words.corp_label(pack, me["corp"]),
         finished=game.finished, status=words.game_status(game), round_label=standing["round"]["label"],
         threat=standing["threat"], threat_max=standing["threat_max"], reveal=reveal,
-        chart=svgchart.svg(figure, width=1000, height=260, font=14), moves=moves[left_out:], left_out=left_out))
+        chart=svgchart.svg(figure, width=1000, height=260, font=14), moves=moves[left_out:], left_out=left_out)
 
 
 #: the rows of moves a player's sheet holds below its figures and chart (two columns of about
