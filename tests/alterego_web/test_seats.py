@@ -135,9 +135,13 @@ def test_the_turn_screen_leads_to_the_players_pages_in_the_games_language(app, h
     from .helpers import get
     screen = get(host, f"/ae/table/{table}")
     assert f'href="/table/{table}/seats" data-seats' in screen.html  # in its Files
-    host.get("/?lang=sv")  # a language Alter Ego does not speak: its links open in its first, Finnish
-    seats = get(host, f"/table/{table}/seats")
-    links = re.findall(r'class="seat-link">([^<]+)<', seats.html)
-    assert len(links) == 3 and all(link.endswith("?lang=fi") for link in links)
-    page = anon_client.get("/" + links[0].split("://", 1)[1].split("/", 1)[1]).get_data(as_text=True)
-    assert '<html lang="fi">' in page and re.findall(r'<a href="\?lang=(\w+)"', page) == ["fi", "en", "ru"]
+    for chosen in ("ru", "sv"):  # one of the game's languages, and one it does not speak
+        host.get(f"/?lang={chosen}")
+        seats = get(host, f"/table/{table}/seats")
+        spoken = re.search(r'<html lang="(\w+)"', seats.html).group(1)  # the host's, as the game speaks it
+        assert spoken == chosen if chosen == "ru" else spoken in ("fi", "en")
+        links = re.findall(r'class="seat-link">([^<]+)<', seats.html)
+        assert len(links) == 3 and all(link.endswith(f"?lang={spoken}") for link in links)
+        page = anon_client.get("/" + links[0].split("://", 1)[1].split("/", 1)[1]).get_data(as_text=True)
+        assert f'<html lang="{spoken}">' in page  # the player's page opens in it, and offers the game's
+        assert re.findall(r'<a href="\?lang=(\w+)"', page) == ["fi", "en", "ru"]

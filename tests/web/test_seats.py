@@ -193,7 +193,7 @@ def test_the_access_sheet_prints_a_card_per_player_and_the_organizer_reaches_rev
     reader = PdfReader(io.BytesIO(response.data))
     assert len(reader.pages) == 2  # the tables' cards, then the players' from a page of their own
     players = reader.pages[1].extract_text()
-    assert "PLAYERS' PAGES" in players and "Cut out the cards and hand each player their own." in players
+    # (the sheet speaks the event's language; its cards hold names and links in any)
     assert all(name in players for name in ("Аня", "Борис", "Вика")) and players.count("Стол 1") == 3
     assert "Стол 2" not in players  # a table not seated has no players' cards yet
     links = {p["name"]: p["page"] for p in table_state(host, seated)["players"]}
