@@ -204,7 +204,10 @@ class GamePackage:
         return None
 
     def player_sheet(self, loaded, name):
-        """A player's one-page PDF of their game (bytes), or None when the game prints none."""
+        """A player's one-page sheet of their game: the HTML of its print page (a game's
+        ``templates/print/``, ``facilitator.reports.pdf.render_html``), which the app lays out
+        into a PDF in its printing worker process (a second of layout never holds the server
+        while tablets record moves); None when the game prints none."""
         return None
 
     def projector_chart(self, tables):

@@ -84,7 +84,8 @@ def svg(figure, width=1000, height=360, font=12, most_labels=12, css_class="char
             out.append(f'<text class="xlabel" x="{x(i):.1f}" y="{base + f * 1.3:.1f}" text-anchor="middle" '
                        f'fill="#3c4350">{escape(str(label))}</text>')
     if figure.y_label:
-        out.append(f'<text x="{left - f * 0.4:.1f}" y="{top - f * 0.5:.1f}" text-anchor="end" fill="#3c4350">'
+        # from the left edge: a long word («vaikutusvalta») never runs out of the picture
+        out.append(f'<text x="{f * 0.2:.1f}" y="{top - f * 0.5:.1f}" text-anchor="start" fill="#3c4350">'
                    f'{escape(figure.y_label)}</text>')
 
     drawn = []

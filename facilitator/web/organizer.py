@@ -395,6 +395,8 @@ def public_url_for(endpoint, **values):
 @bp.get("/events/<int:event_id>/access.pdf")
 @organizer_required
 def access_sheet(event_id):
+    """The access sheet: a card per table for its host; with ``?players=1`` also a card per
+    player of every seated table, their page's QR code and their name, to hand out."""
     from facilitator.web.downloads import safe_filename
     with db_session() as s:
         ev = _event_or_404(s, event_id)
@@ -403,12 +405,25 @@ def access_sheet(event_id):
             services.access.ensure_access(s, table)
             cards.append({"name": table.name, "host": table.host_name, "pin": table.pin,
                           "url": public_url_for("public.host_link", token=table.token)})
+            if request.args.get("players") == "1":
+                cards[-1]["players"] = _seat_cards(s, table, ev)
     # laid out in the worker process: 60 tables' QR codes and cards never stall the tablets' moves
     pdf = services.exports.in_worker("facilitator.reports.access", "access_sheet_pdf", ev.name, ev.date, cards,
                                      public_url_for("public.pin"), locale=event_locale(ev),
                                      inline=current_app.config.get("PRINT_INLINE", False))
     return send_file(BytesIO(pdf), mimetype="application/pdf", as_attachment=True,
                      download_name=safe_filename(f"access-{ev.id}.pdf"))
+
+
+def _seat_cards(s, table, event):
+    """``[{"name", "url"}]``: each player of a seated table with the link of their page, in the
+    language the event's players are given (``seats.seat_locale``); [] for a table not seated."""
+    from facilitator import games as game_packages
+    from facilitator.web.seats import player_pages, seat_locale
+    game = game_packages.of_table(table)
+    loaded = services.load(s, table.id)
+    pages = player_pages(loaded, game, lang=seat_locale(game, event))
+    return [{"name": name, "url": pages[name]} for name in game.player_names(loaded) if name in pages] if pages else []
 
 
 # ----- records and backups -----------------------------------------------------------------------

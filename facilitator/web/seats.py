@@ -31,15 +31,34 @@ def has_player_pages(game):
     return type(game).player_view is not GamePackage.player_view
 
 
-def player_pages(loaded, game=None):
+def seat_locale(game, event=None):
+    """The language a player's link opens their page in (the QR codes carry it as ``?lang=``):
+    the event's when it has one its game speaks (``event.language``), else this page's when the
+    game speaks it (the host's, the organizer's), else the game's first. The player's page then
+    offers every language of the game."""
+    chosen = getattr(event, "language", None)
+    if chosen in game.locales:
+        return chosen
+    current = get_locale()
+    return current if current in game.locales else game.locales[0]
+
+
+def event_of(row):
+    """The event of a table row (None for a lone table), for its language."""
+    return services.events.get_event(db(), row.event_id) if row.event_id else None
+
+
+def player_pages(loaded, game=None, lang=None):
     """``{player: the absolute link of their page}`` of a table with players (its seats made
-    now if missing), or {} when the game has no player pages or the table no players."""
+    now if missing), or {} when the game has no player pages or the table no players. With
+    ``lang`` each link opens the page in that language (``?lang=``)."""
     from facilitator.web.organizer import public_url_for
     game = game or games.of_table(loaded.table)
     if loaded.game is None or loaded.broken or not has_player_pages(game):
         return {}
     seats = services.seats.ensure_seats(db(), loaded.table.id, game.player_names(loaded))
-    return {name: public_url_for("seats.page", token=seat.token) for name, seat in seats.items()}
+    query = {"lang": lang} if lang else {}
+    return {name: public_url_for("seats.page", token=seat.token, **query) for name, seat in seats.items()}
 
 
 def _seat(token):
@@ -91,7 +110,7 @@ def page(token):
                     abort(404)
                 template, context = game.player_view(loaded, seat.player)
                 html = render_template(template, seat=seat, table=loaded.table, poll=POLL_SECONDS, etag=etag,
-                                       sheet_url=url_for("seats.sheet", token=token)
+                                       sheet_url=url_for("seats.sheet", token=token, lang=get_locale())
                                        if type(game).player_sheet is not GamePackage.player_sheet else None,
                                        **context)
         response = make_response(html)
@@ -103,7 +122,8 @@ def page(token):
 
 @bp.get("/p/<token>/sheet.pdf")
 def sheet(token):
-    """The player's one-page PDF of their game (their curve, moves and place)."""
+    """The player's one-page PDF of their game (their curve, moves and place), in the page's
+    language (its link carries it)."""
     from io import BytesIO
 
     from facilitator.web.downloads import safe_filename
@@ -112,9 +132,12 @@ def sheet(token):
         loaded = services.load(s, row.id)
         if loaded.game is None or loaded.broken or seat.player not in game.player_names(loaded):
             abort(404)
-        data = game.player_sheet(loaded, seat.player)
-    if data is None:
+        html = game.player_sheet(loaded, seat.player)
+    if html is None:
         abort(404)
+    # laid out in the printing worker: a room of players asking at the end never stalls the tablets
+    data = services.exports.in_worker("facilitator.reports.pdf", "html_to_pdf", html,
+                                      inline=current_app.config.get("PRINT_INLINE", False))
     return send_file(BytesIO(data), mimetype="application/pdf", as_attachment=False,
                      download_name=safe_filename(f"{loaded.table.name} {seat.player}") + ".pdf")
 
@@ -143,7 +166,7 @@ def host_seats(table_id):
     row, game = _host_table(table_id)
     with db_session() as s:
         loaded = services.load(s, table_id)
-        pages = player_pages(loaded, game)
+        pages = player_pages(loaded, game, lang=seat_locale(game, event_of(row)))
         names = game.player_names(loaded) if loaded.game is not None and not loaded.broken else []
     players = [{"name": n, "url": pages[n], "qr": qr_svg(pages[n])} for n in names if n in pages]
     from facilitator.web.games import screen_url
@@ -167,4 +190,4 @@ def revoke(table_id):
     return redirect(url_for("seats.host_seats", table_id=table_id), 303)
 
 
-__all__ = ["bp", "player_pages", "has_player_pages", "qr_svg"]
+__all__ = ["bp", "player_pages", "has_player_pages", "seat_locale", "qr_svg"]

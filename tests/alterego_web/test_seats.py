@@ -1,13 +1,16 @@
 """Alter Ego's player pages (issue 21): each player's own page shows their influence and actives
 as the standings give them, which cards they could play now exactly as the engine's ``offer``
 says (with its reason when not), and their influence season by season as the positions before
-each season card had it; the projector's chart reads back the standings."""
+each season card had it; the projector's chart reads back the standings; the player's one-page
+sheet lists their place, actives and moves in the page's language."""
 
 import dataclasses
+import io
 import random
 import re
 
 import pytest
+from pypdf import PdfReader
 
 from facilitator import services
 from facilitator.reports.svgchart import read_back
@@ -92,3 +95,53 @@ def test_the_projector_draws_each_tables_influence(app, host, anon_client):
     series = read_back(charts[0])
     assert {n: v[2] for n, v in series.items()} == now and all(v[3] is None for v in series.values())
     assert {p["name"]: p["influence"] for p in data["individuals"]} == now  # the standings' own figures
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)  # a laid-out PDF: one database shows it
+def test_the_personal_sheet_is_one_page_of_the_players_game(app, host, anon_client, monkeypatch):
+    table_id, record = mid_game(app)
+    game = game_of(app, table_id)
+    standing = table_standing(game)
+    me = standing["players"][1]
+    name = me["name"]
+    # the page offers the sheet in its own language (here Finnish, as its link asked)
+    page = anon_client.get(page_of(host, table_id, name) + "?lang=fi").get_data(as_text=True)
+    sheet_url = re.search(r'class="button" href="([^"]*/sheet\.pdf[^"]*)"', page).group(1).replace("&amp;", "&")
+    assert sheet_url.endswith("?lang=fi")
+    sheet = anon_client.get(sheet_url)
+    assert sheet.status_code == 200 and sheet.mimetype == "application/pdf"
+    reader = PdfReader(io.BytesIO(sheet.data))
+    assert len(reader.pages) == 1
+    text = reader.pages[0].extract_text()
+    assert name in text and "Sija" in text and f"{me['place']} / 3" in text  # in Finnish: «Place»
+    assert "Vaikutusvaltani kausittain" in text  # the chart's heading (its curve: the page's, read back above)
+    for active in (a for a in standing["actives"] if a["owner"] == name):
+        assert f"{active['anxiety']} / {active['bo']}" in text
+    # the player's own moves are listed by their number; another's that did not touch them is not
+    mine = [i for i, move in enumerate(record.moves, start=1) if getattr(move, "player", None) == name]
+    assert mine and all(f"#{i} {name}" in text for i in mine)
+    others = {i for i, move in enumerate(record.moves, start=1) if getattr(move, "player", None) not in (name, None)}
+    assert any(f"#{i} " not in text for i in others)
+    # a very long game: the latest moves that fit the page, the earlier ones counted
+    from facilitator.games.alterego import seat
+    monkeypatch.setattr(seat, "SHEET_ROWS", 4)
+    short = PdfReader(io.BytesIO(anon_client.get(sheet_url.replace("lang=fi", "lang=en")).data))
+    lines = short.pages[0].extract_text()
+    left_out = int(re.search(r"The latest moves; (\d+) earlier ones are on my page", lines).group(1))
+    assert len(short.pages) == 1 and left_out > 0 and f"#{mine[-1]} {name}" in lines
+
+
+def test_the_turn_screen_leads_to_the_players_pages_in_the_games_language(app, host, table, anon_client):
+    from .helpers import get
+    screen = get(host, f"/ae/table/{table}")
+    assert f'href="/table/{table}/seats" data-seats' in screen.html  # in its Files
+    for chosen in ("ru", "sv"):  # one of the game's languages, and one it does not speak
+        host.get(f"/?lang={chosen}")
+        seats = get(host, f"/table/{table}/seats")
+        spoken = re.search(r'<html lang="(\w+)"', seats.html).group(1)  # the host's, as the game speaks it
+        assert spoken == chosen if chosen == "ru" else spoken in ("fi", "en")
+        links = re.findall(r'class="seat-link">([^<]+)<', seats.html)
+        assert len(links) == 3 and all(link.endswith(f"?lang={spoken}") for link in links)
+        page = anon_client.get("/" + links[0].split("://", 1)[1].split("/", 1)[1]).get_data(as_text=True)
+        assert f'<html lang="{spoken}">' in page  # the player's page opens in it, and offers the game's
+        assert re.findall(r'<a href="\?lang=(\w+)"', page) == ["fi", "en", "ru"]

@@ -1,11 +1,14 @@
 """New Angeles' player pages (issue 21): a player's capital and curve from the standings, and the
 sealed rivals kept sealed: two tables alike in everything but their sealed rivals give every
 player the very same page, byte for byte (apart from the table's own name and link); the
-projector's charts read back the standings' capital and threat."""
+projector's charts read back the standings' capital and threat; a player's one-page sheet names
+no sealed rival either, and after the reveal only the player's own."""
 
+import io
 import re
 
 import pytest
+from pypdf import PdfReader
 
 from facilitator.reports.svgchart import read_back
 
@@ -49,3 +52,43 @@ def test_the_sealed_rivals_reach_no_players_page(app, client, anon_client):
     capital_now = {name.rsplit("(", 1)[1].rstrip(")"): values[1] for name, values in charts[0].items()}
     assert capital_now == {p["name"]: p["capital"] for p in standing["players"]}
     assert charts[1] == {standing["table"]: [12, 14] + [None] * 8}
+
+
+def sheet_text(client, path):
+    sheet = client.get(path + "/sheet.pdf?lang=en")
+    assert sheet.status_code == 200 and sheet.mimetype == "application/pdf"
+    reader = PdfReader(io.BytesIO(sheet.data))
+    assert len(reader.pages) == 1
+    return reader.pages[0].extract_text()
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)  # laid-out PDFs: one database shows them
+def test_the_personal_sheet_names_no_sealed_rival_and_after_the_reveal_only_ones_own(app, client, anon_client):
+    one = seated(app, client, rivals={"Anna": "federalist", "Boris": "globalsec"})
+    two = seated(app, client, rivals={"Anna": "nbn", "Boris": "haas-bioroid"})
+    for table in (one, two):
+        record(app, table, *MOVES, {"type": "threat", "amount": 13, "reason": "event"})  # a takeover: the game ends
+    first, second = pages(client, one), pages(client, two)
+    # before the reveal: the two tables' sheets read the same, word for word (their names alike too)
+    texts = {}
+    for name in ("Anna", "Boris"):
+        a = texts[name] = sheet_text(anon_client, first[name])
+        assert a == sheet_text(anon_client, second[name]), name
+        assert "Federalist" not in a and "'s rival" not in a and "the rivals are not revealed yet" in a
+    boris = texts["Boris"]
+    assert "Boris · NBN" in boris and "My capital by round" in boris and "Boris +4 capital → 14 (contract)" in boris
+    assert "Vera −3 capital" not in boris  # another's move that did not touch him
+    # the reveal: Anna's sheet and page name her own rival and result, no one else's
+    record(app, one, {"type": "finish", "rivals": {"Vera": "jinteki", "Dmitri": "nbn"}})
+    anna = sheet_text(anon_client, first["Anna"])
+    assert "Anna's rival: Federalist" in anna and "Federalist" in anna.split("My capital by round")[0]
+    page = anon_client.get(first["Anna"] + "?lang=en").get_data(as_text=True)
+    assert "Anna&#39;s rival: Federalist" in page or "Anna's rival: Federalist" in page
+    for other in ("Boris", "Vera", "Dmitri"):
+        assert f"{other}'s rival" not in anna and f"{other}&#39;s rival" not in page and f"{other}'s rival" not in page
+
+
+def test_the_table_screen_leads_to_the_players_pages(app, client):
+    from .helpers import screen
+    table = seated(app, client)
+    assert f'href="/table/{table}/seats" data-seats' in screen(client, table).html  # in its Files

@@ -156,3 +156,65 @@ def test_the_projector_draws_each_teams_xp_round_by_round(app, host, anon_client
     # nothing changed: the poll is a 304 from the change check
     etag = anon_client.get(f"/e/{event_id}/standings.json").headers["ETag"]
     assert anon_client.get(f"/e/{event_id}/standings.json", headers={"If-None-Match": etag}).status_code == 304
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)  # a laid-out PDF: one database shows it
+def test_the_access_sheet_prints_a_card_per_player_and_the_organizer_reaches_revoke(app, host, monkeypatch):
+    import weasyprint
+
+    from facilitator import services
+    from tests.events.helpers import new_event
+    from tests.events.test_dashboard import encodes
+
+    from .helpers import THREE, post_setup
+    printed = []
+
+    class Recording(weasyprint.HTML):
+        def __init__(self, *args, **kwargs):
+            printed.append(kwargs.get("string"))
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(weasyprint, "HTML", Recording)
+    event_id = new_event(app)
+    with services.db.session_scope(app.extensions["facilitator.engine"]) as s:
+        seated, empty = [t.id for t in services.events.add_tables(s, services.events.get_event(s, event_id),
+                                                                  ["Стол 1", "Стол 2"])]
+    assert post_setup(host, seated, THREE).status == 303
+    # the organizer's page of a table leads to its players' pages, where a link is revoked
+    table_page = get(host, f"/organizer/events/{event_id}/tables/{seated}")
+    assert f'href="/table/{seated}/seats" data-seats' in table_page.html
+    assert get(host, f"/table/{seated}/seats").html.count('name="player"') == 3
+    # the dashboard offers the access sheet with a card per player: their name, table and code
+    dashboard = get(host, f"/organizer/events/{event_id}")
+    sheet_url = f"/organizer/events/{event_id}/access.pdf?players=1"
+    assert f'href="{sheet_url}" data-seat-cards' in dashboard.html
+    response = host.get(sheet_url)
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    reader = PdfReader(io.BytesIO(response.data))
+    assert len(reader.pages) == 2  # the tables' cards, then the players' from a page of their own
+    players = reader.pages[1].extract_text()
+    # (the sheet speaks the event's language; its cards hold names and links in any)
+    assert all(name in players for name in ("Аня", "Борис", "Вика")) and players.count("Стол 1") == 3
+    assert "Стол 2" not in players  # a table not seated has no players' cards yet
+    links = {p["name"]: p["page"] for p in table_state(host, seated)["players"]}
+    cards = re.findall(r'<td class="card seat" data-player="([^"]+)"><img src="(data:image/png;base64,[^"]+)"',
+                       printed[-1])
+    assert sorted(name for name, _code in cards) == sorted(links)
+    for name, code in cards:  # each code opens that player's page, in the organizer's language (the game's)
+        assert encodes(code, links[name] + "?lang=en"), name
+        assert "".join(players.split()).count(links[name] + "?lang=en") == 1
+
+
+def test_the_players_links_carry_the_language_and_the_page_offers_the_games(app, host, table, anon_client):
+    english = get(host, f"/table/{table}/seats")
+    links = re.findall(r'class="seat-link">([^<]+)<', english.html)
+    assert len(links) == 3 and all(link.endswith("?lang=en") for link in links)
+    host.get("/?lang=ru")
+    russian = get(host, f"/table/{table}/seats")
+    assert re.findall(r'class="seat-link">([^<]+)<', russian.html) == [link[:-2] + "ru" for link in links]
+    page = anon_client.get("/" + links[0].split("://", 1)[1].split("/", 1)[1])
+    text = page.get_data(as_text=True)
+    assert '<html lang="en">' in text  # the language the link carried
+    assert re.findall(r'<a href="\?lang=(\w+)"', text) == ["ru", "en"]  # the game's languages
+    sheet = re.search(r'href="([^"]*/sheet\.pdf[^"]*)"', text).group(1)
+    assert sheet.endswith("?lang=en")  # the personal sheet in the page's language

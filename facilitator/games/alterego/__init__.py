@@ -41,6 +41,10 @@ class AlterEgo(GamePackage):
         from facilitator.games.alterego.seat import player_view
         return player_view(loaded, name)
 
+    def player_sheet(self, loaded, name):
+        from facilitator.games.alterego.seat import player_sheet
+        return player_sheet(loaded, name)
+
     def projector_chart(self, tables):
         from facilitator.games.alterego.seat import projector_chart
         return projector_chart(tables)

@@ -1,6 +1,6 @@
 """Alter Ego for its players (issue 21): a player's own page (their actives with anxiety and
 influence, their influence season by season, which cards they could play now and why not, the
-moves that concern them) and the projector's chart of influence season by season."""
+moves that concern them), their one-page sheet and the projector's chart of influence season by season."""
 
 from facilitator.games.alterego import words
 from facilitator.games.walk import remembered, walk
@@ -9,6 +9,9 @@ from facilitator.reports import svgchart
 from facilitator.rules.alterego.state import SEASONS
 from facilitator.rules.alterego.standings import table_standing
 
+#: the rows of moves a player's sheet holds below its figures and chart (three narrow columns of
+#: about ``ROW_CHARS`` characters fill the rest of its one page; measured with a margin)
+SHEET_ROWS, ROW_CHARS = 136, 50
 #: tables the projector draws one chart each for; beyond, one chart of each table's leader
 EACH_TABLE_UP_TO = 2
 
@@ -82,6 +85,41 @@ def player_view(loaded, name):
         "moves": walked(loaded)["moves"].get(name, [])[::-1]}
 
 
+def sheet_fits(lines):
+    """How many of the latest ``lines`` fit on a player's sheet (a long line takes two rows)."""
+    rows = 0
+    for n, line in enumerate(reversed(lines)):
+        rows += -(-len(line) // ROW_CHARS)
+        if rows > SHEET_ROWS:
+            return n
+    return len(lines)
+
+
+def player_sheet(loaded, name):
+    """The HTML of the player's one-page sheet (``GamePackage.player_sheet``), in the current
+    language: their place and influence, their actives, their influence season by season and
+    the moves that concern them, season by season (each by its line; of a very long game the
+    latest that fit, the earlier ones counted)."""
+    from facilitator.reports.pdf import render_html
+    game, pack = loaded.game, loaded.pack
+    standing = loaded.standing or table_standing(game)
+    me = next(p for p in standing["players"] if p["name"] == name)
+    actives = [dict(a, name=words.active_name(pack, a["key"])) for a in standing["actives"] if a["owner"] == name]
+    moves = walked(loaded)["moves"].get(name, [])
+    left_out = len(moves) - sheet_fits([m["lines"][0] for m in moves])
+    seasons = []
+    for move in moves[left_out:]:  # each by its first line, the move itself (what it did: on the page)
+        if not seasons or seasons[-1]["season"] != move["season"]:
+            seasons.append({"season": move["season"], "name": words.season_name(move["season"]), "lines": []})
+        seasons[-1]["lines"].append(move["lines"][0])
+    figure = _figure(_("My influence by season"), influence_series(loaded, [name]))
+    return render_html(
+        "alterego_player.html", table=loaded.table, player=name, me=me, actives=actives,
+        places=len(standing["players"]), finished=game.finished, status=words.status_text(game.finished, game.ended_by),
+        season_name=words.season_name(game.season), seasons=seasons, left_out=left_out,
+        chart=svgchart.svg(figure, width=1000, height=260, font=14))
+
+
 def projector_chart(tables):
     """Up to ``EACH_TABLE_UP_TO`` tables: a chart each, one line per player; more: one chart, a
     line per table of its leading player's influence season by season."""
@@ -95,4 +133,4 @@ def projector_chart(tables):
     return [_figure(_("The leading influence of each table by season"), series)]
 
 
-__all__ = ["player_view", "projector_chart", "influence_series", "walked"]
+__all__ = ["player_view", "player_sheet", "projector_chart", "influence_series", "walked"]

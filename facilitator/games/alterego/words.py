@@ -520,11 +520,16 @@ class Protocol:
 
     @property
     def status(self):
-        if not self.finished:
-            return _("Provisional: the game is not finished")
-        if self.ended_by == "host":
-            return _("Final: the host ended the game")
-        return _("Final: the 4th season card ended the game")
+        return status_text(self.finished, self.ended_by)
+
+
+def status_text(finished, ended_by):
+    """Whether a table's result is final, and what ended the game (the protocol, a player's sheet)."""
+    if not finished:
+        return _("Provisional: the game is not finished")
+    if ended_by == "host":
+        return _("Final: the host ended the game")
+    return _("Final: the 4th season card ended the game")
 
 
 TAKE_BACK = {"undo": N_("undone by the host"), "void": N_("voided by the organizer"),
@@ -759,4 +764,4 @@ def table_protocol_pdf(game, undone=None, event=None, event_date=None, now=None,
 
 __all__ = ["table_protocol_xlsx", "table_protocol_pdf", "build_protocol", "add_protocol_sheets", "Protocol", "result_lines",
            "move_line", "error_text", "event_line", "season_name", "move_name", "choice_text", "change_text",
-           "active_name", "card_name", "first_reason"]
+           "active_name", "card_name", "first_reason", "status_text"]

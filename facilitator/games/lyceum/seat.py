@@ -94,10 +94,11 @@ def player_view(loaded, name):
 
 
 def player_sheet(loaded, name):
-    from facilitator.reports.pdf import html_to_pdf, render_html
+    """The HTML of the player's one-page sheet (``GamePackage.player_sheet``)."""
+    from facilitator.reports.pdf import render_html
     template, view = player_view(loaded, name)
     view["chart"] = svgchart.svg(player_figure(loaded.game, name), width=1000, height=360, font=14)
-    return html_to_pdf(render_html("lyceum_player.html", table=loaded.table, player=name, **view))
+    return render_html("lyceum_player.html", table=loaded.table, player=name, **view)
 
 
 __all__ = ["xp_by_round", "player_figure", "team_figure", "player_view", "player_sheet"]

@@ -340,6 +340,15 @@ def move_label(kind):
     return labels.get(kind, kind)
 
 
+def game_status(game):
+    """Whether a table's result is final (the rivals revealed), in words (the protocol, a sheet)."""
+    if game.finished:
+        return _("final: the rivals are revealed")
+    if game.ended:
+        return _("provisional: the game is over, the rivals are not revealed yet")
+    return _("provisional: the game is on")
+
+
 def build_protocol(game, undone=None, event=None, event_date=None, now=None):
     pack = game.pack
     standing = table_standing(game)
@@ -393,12 +402,7 @@ def build_protocol(game, undone=None, event=None, event_date=None, now=None):
         log.append({"number": i, "round": result.round["label"], "type": move_label(move.type), "player": who,
                     "lines": event_lines(result, pack), "at": words.format_time(move.at) if move.at else "",
                     "note": move.note})
-    if game.finished:
-        status = _("final: the rivals are revealed")
-    elif game.ended:
-        status = _("provisional: the game is over, the rivals are not revealed yet")
-    else:
-        status = _("provisional: the game is on")
+    status = game_status(game)
     return Protocol(
         table=game.table, event=event, event_date=event_date,
         generated_at=now or datetime.now().astimezone(), final=game.finished, ended_by=game.ended_by,
@@ -756,5 +760,5 @@ def add_protocol_sheets(wb, p, sheet_title):
 
 __all__ = ["table_protocol_xlsx", "table_protocol_pdf", "build_protocol", "add_protocol_sheets", "Protocol",
            "event_lines", "event_line",
-           "reveal_rows", "describe_next", "corp_label", "rival_label", "resource_label", "reason_label",
+           "reveal_rows", "game_status", "describe_next", "corp_label", "rival_label", "resource_label", "reason_label",
            "offer_text", "capital_chart_svg", "threat_chart_svg", "line_chart_svg", "protocol_html"]
