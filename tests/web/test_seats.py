@@ -162,7 +162,7 @@ def test_the_projector_draws_each_teams_xp_round_by_round(app, host, anon_client
 def test_the_access_sheet_prints_a_card_per_player_and_the_organizer_reaches_revoke(app, host, monkeypatch):
     import weasyprint
 
-    from facilitator import services
+    from facilitator import i18n, services
     from tests.events.helpers import new_event
     from tests.events.test_dashboard import encodes
 
@@ -200,9 +200,11 @@ def test_the_access_sheet_prints_a_card_per_player_and_the_organizer_reaches_rev
     cards = re.findall(r'<td class="card seat" data-player="([^"]+)"><img src="(data:image/png;base64,[^"]+)"',
                        printed[-1])
     assert sorted(name for name, _code in cards) == sorted(links)
-    for name, code in cards:  # each code opens that player's page, in the organizer's language (the game's)
-        assert encodes(code, links[name] + "?lang=en"), name
-        assert "".join(players.split()).count(links[name] + "?lang=en") == 1
+    with services.db.session_scope(app.extensions["facilitator.engine"]) as s:
+        spoken = i18n.event_locale(services.events.get_event(s, event_id))
+    for name, code in cards:  # each code opens that player's page, in the event's language
+        assert encodes(code, links[name] + f"?lang={spoken}"), name
+        assert "".join(players.split()).count(links[name] + f"?lang={spoken}") == 1
 
 
 def test_the_players_links_carry_the_language_and_the_page_offers_the_games(app, host, table, anon_client):
