@@ -18,10 +18,10 @@ import json
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from facilitator import services
-from facilitator.i18n import translate_error
 from facilitator.i18n import gettext as _
 from facilitator.i18n import ngettext
-from facilitator.games.newangeles.words import corp_label, describe_next, event_lines, reason_label, resource_label, reveal_rows
+from facilitator.games.newangeles.words import (corp_label, describe_next, event_lines, move_label, reason_label,
+                                                resource_label, reveal_rows)
 from facilitator.rules.errors import IllegalMoveError, MalformedError, SetupError
 from facilitator.rules.newangeles.answers import turn_answers
 from facilitator.rules.newangeles import FEDERALIST, SLOTS, compute_deal, read_move, read_setup, table_standing
@@ -134,7 +134,7 @@ def _preview(game, state, active):
         try:
             return compute_deal(game, data, stage), first_error
         except IllegalMoveError as err:
-            first_error = first_error or translate_error(err)
+            first_error = first_error or GAME.error_text(err, game.pack)
         except MalformedError as err:
             first_error = first_error or GAME.error_text(err)  # the field by its label
     return None, first_error
@@ -257,12 +257,7 @@ def _happened_text(row):
     return f"{kind} · {who}" if who else kind
 
 
-def move_type_label(kind):
-    labels = {"deal": _("deal"), "end_round": _("end of round"), "demand_round": _("demand round"),
-              "capital": _("capital"), "threat": _("threat"), "supply": _("supply"), "transfer": _("transfer"),
-              "adjust": _("adjustment"), "finish": _("the reveal"), "undo": _("undo"), "void": _("void"),
-              "reopen": _("reopen")}
-    return labels.get(kind, kind)
+move_type_label = move_label
 
 
 @bp.route("/table/<int:table_id>/deal", methods=["GET", "POST"])
@@ -413,8 +408,8 @@ def move(table_id, kind):
         why = table.refusal(err, GAME, loaded.pack)
         return _refuse(table_id, _("The move was not recorded: {error}", error=why.message), 400,
                        deal_state=state, posted=posted, failed=kind, kind=kind)
-    return table.record(GAME, table_id, move_obj, after, _refuse, deal_state=state, posted=posted, failed=kind,
-                        kind=kind)
+    return table.record(GAME, table_id, move_obj, after, _refuse, pack=loaded.pack, deal_state=state, posted=posted,
+                        failed=kind, kind=kind)
 
 
 def field_label(name):
@@ -567,7 +562,7 @@ def setup(table_id):
                 field = _setup_error_field(err, data, seats)
                 involved = _sealed_conflict(err, data, seats, kept)
                 if involved is None:
-                    message = GAME.error_text(err) if isinstance(err, MalformedError) else translate_error(err)
+                    message = GAME.error_text(err, loaded.pack)
                 elif involved:  # a card typed now meets a sealed one: said at the typed seat, never whose
                     field = f"players-{involved[-1]}-rival"
                     message = _("This rival card conflicts with a card sealed for another seat (sealed cards "
