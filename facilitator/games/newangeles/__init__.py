@@ -48,6 +48,10 @@ class NewAngeles(GamePackage):
         from facilitator.games.newangeles.screens import move_type_label
         return {kind: move_type_label(kind) for kind in MOVE_KINDS}
 
+    def moved_on_context(self, loaded, happened):
+        from facilitator.games.newangeles.screens import moved_on_context
+        return moved_on_context(loaded, happened)
+
     def read_move_form(self, kind, formdata, loaded):
         """New Angeles' move forms, a deal's helper inputs folded (``screens.read_form``)."""
         from facilitator.games.newangeles.screens import read_form
