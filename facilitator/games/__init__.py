@@ -160,6 +160,21 @@ class GamePackage:
         """``{move type: its name}`` in the current language, for the tablet's outbox."""
         return {}
 
+    def moved_on_context(self, loaded, happened):
+        """The game's words on the page that says a screen is out of date (``web.table.bound``),
+        and what its ``layout`` needs: ``happened`` is the log row of the move recorded since the
+        screen was drawn (``services.log_row``), or None. Keys the shared page reads:
+        ``happened_move`` (that move in a few words), ``happened_line`` (a whole sentence
+        instead), ``now_text`` (what the game waits for now), ``back_label`` (the way back to the
+        table's main screen). By default the move by its name (``move_names``) and its player."""
+        move = (happened or {}).get("move") or {}
+        kind = move.get("type")
+        if not kind:
+            return {}
+        name = self.move_names().get(kind, kind)
+        who = move.get("player")
+        return {"happened_move": f"{name} · {who}" if who else name}
+
     def read_move_form(self, kind, formdata, loaded):
         """The engine's move that a move form of ``kind`` posts (``formdata``: the form's fields
         as the browser sends them, a ``MultiDict``, its ``after`` among them), read as the table

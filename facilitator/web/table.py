@@ -103,6 +103,25 @@ def screen_again(game, table_id, status, turn, final, no_game=None):
         return turn(loaded), status
 
 
+def bound(game, loaded, **drawn_with):
+    """None while a page that leads to a move still matches the table: its ``after`` (its URL's,
+    or its form's) is the table's position and each of its other bindings (``drawn_with``: the
+    argument and the value the table has now, such as «16/25»'s player) holds; a page without
+    ``after`` is for the position now. Else the page that says the table moved on (409), the
+    same for every game, in its layout and words (``game.moved_on_context``)."""
+    after = request.values.get("after", type=int)
+    if after is None:
+        return None
+    if after == loaded.seq and all(request.values.get(k, v) == v for k, v in drawn_with.items()):
+        return None
+    with db_session() as s:
+        happened = services.log_row(s, loaded.table.id, after + 1) if after < loaded.seq else None
+    context = {"back_url": url_for(game.turn, table_id=loaded.table.id)}
+    context.update(game.moved_on_context(loaded, happened))
+    context.update(layout=game.layout, loaded=loaded, seq=loaded.seq, happened=happened, drawn_for=after)
+    return render_template("table/moved_on.html", **context), 409
+
+
 def form_errors(form, labels=None):
     """A form's errors as one line: ``field: error; field: error``; ``labels`` names a field
     whose form name is not a word of the screen (``{"xp": "XP change"}``)."""
@@ -358,5 +377,5 @@ def positions(game, table_id, render):
     return response
 
 
-__all__ = ["guard", "load", "narration", "needs_check", "main_screen", "final_screen", "screen_again", "form_errors", "undo", "Refusal", "refusal",
+__all__ = ["guard", "load", "narration", "needs_check", "bound", "main_screen", "final_screen", "screen_again", "form_errors", "undo", "Refusal", "refusal",
            "record", "already_recorded", "after_recorded", "form_action", "queued_forms", "positions", "positions_etag", "games"]

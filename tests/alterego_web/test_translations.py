@@ -168,3 +168,22 @@ def test_the_move_lines_are_in_the_pages_language():
         ru = result_lines(result, pack)
     assert "Hahmo kuolee" in fi[0] and "Tommi" in fi[0] and fi[0] != "#2 Aino plays Hahmo kuolee → Tommi"
     assert re.search(r"[А-Яа-я]", ru[0]) and "Hahmo kuolee" in ru[0]
+
+
+def test_a_refusal_lists_the_actives_one_may_choose_by_their_names():
+    """The options and allowed values a refusal lists are actives by their printed names, never
+    their keys (issue 20: no key on a screen)."""
+    from facilitator.games.alterego.words import active_name, error_text
+    from facilitator.rules.alterego import IllegalMoveError, default_pack
+    from facilitator.rules.errors import MalformedError
+    pack = default_pack()
+    couple = IllegalMoveError("§3.6", "choose_not_partner", "§3.6: {given} is not one of the couple that may move "
+                              "({options})", given="tommi", options="pare, jaakko")
+    unknown = MalformedError("move.target", "unknown active {active!r}; the pack has {allowed}", active="x",
+                             allowed="pare, jaakko")
+    with i18n.use_locale("fi"):
+        text = error_text(couple, pack)
+        listed = error_text(unknown, pack)
+    names = f"{active_name(pack, 'pare')}, {active_name(pack, 'jaakko')}"
+    assert names in text and "pare, jaakko" not in text and active_name(pack, "tommi") in text
+    assert names in listed and "pare, jaakko" not in listed

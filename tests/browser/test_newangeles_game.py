@@ -292,7 +292,7 @@ class Tablet:
                 page.context.set_offline(False)
         self.moves.append({"type": "end_round", "production": {}, "next_assets": next_assets})
         assert self.seq() == before + 1
-        slip = f"Anna: capital · refused: Amount: {10 ** 12} is out of range"
+        slip = f"Anna: capital change · refused: Amount: {10 ** 12} is out of range"
         assert [" ".join(t.split()) for t in page.locator("#outbox li").all_inner_texts()] == [slip]
         assert page.locator("#connection").get_attribute("class") == "conn on"
         with page.expect_navigation(timeout=10_000):

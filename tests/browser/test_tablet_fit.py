@@ -11,7 +11,8 @@ scrolling:
 
 * the screen's primary action is in view and nothing covers it: the controls marked
   ``data-primary``, else the first visible ``.primary`` control; a long screen keeps it in a
-  bar at the bottom (``.action-bar``, Alter Ego's with «Undo» beside «End the turn»);
+  bar at the bottom (``.action-bar``, Alter Ego's with «Undo» beside «End the turn»); an «Undo»
+  kept in such a bar (New Angeles' deal and end-of-round forms) is in view too;
 * no control of the top bar is covered by another part of it (wrapping over the PIN link);
 * every figure shown (a text with a digit in it) is at least 14 px;
 * nothing scrolls sideways.
@@ -103,6 +104,13 @@ MEASURE = """(figurePx) => {
     if (r.top < 0 || bottom > H) problems.push(`${name(el)} is not in view: ${Math.round(r.top)}..${Math.round(r.bottom)} of ${H}`);
     else if (!onTop(el)) problems.push(`${name(el)} is covered by ${name(document.elementFromPoint(r.left + 4, r.top + 4))}`);
   }
+  // «Undo» kept in a sticky action bar beside the primary action (New Angeles' move forms): in view too
+  const undos = [...document.querySelectorAll("main .action-bar [data-undo-now]")].filter(shown);
+  for (const el of undos) {
+    const r = el.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > H) problems.push(`${name(el)} is not in view: ${Math.round(r.top)}..${Math.round(r.bottom)} of ${H}`);
+    else if (!onTop(el)) problems.push(`${name(el)} is covered by ${name(document.elementFromPoint(r.left + 4, r.top + 4))}`);
+  }
   // the top bar: no control covered by another part of it
   for (const el of document.querySelectorAll(".topbar a, .topbar button, .topbar summary")) {
     if (shown(el) && !onTop(el)) problems.push(`the top bar covers ${name(el)}`);
@@ -118,14 +126,14 @@ MEASURE = """(figurePx) => {
     if (px < figurePx) small.add(`${name(el)} ${px}px`);
   }
   for (const s of small) problems.push(`a figure of ${s}`);
-  return {problems, boxes, height: doc.scrollHeight};
+  return {problems, boxes, height: doc.scrollHeight, undos: undos.length};
 }"""
 
 
 def measure(page, label, shots):
     """The problems of the screen at both tablet sizes (unscrolled), a screenshot of each size
-    that has some."""
-    found, heights = [], []
+    that has some; the page heights; how many «Undo» controls of an action bar were checked."""
+    found, heights, undos = [], [], 0
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         page.evaluate("window.scrollTo(0, 0)")
@@ -133,9 +141,10 @@ def measure(page, label, shots):
         if result["problems"]:  # what the problems look like (a screenshot costs a tenth of a second)
             page.screenshot(path=str(shots / f"fit-{label}-{width}x{height}.png"))
         heights.append(result["height"])
+        undos += result["undos"]
         found += [f"{label} at {width}×{height}: {p}" for p in result["problems"]]
     page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
-    return found, heights
+    return found, heights, undos
 
 
 # ----- the server, its tables and the host's tablet ----------------------------------------------
@@ -208,14 +217,15 @@ def test_every_host_screen_fits_a_tablet(key, server, engine, browser, screensho
     context.set_default_timeout(10_000)
     page = context.new_page()
     page.goto(f"{server.base}/pin?lang={language(game)}")
-    problems, seen, tallest = [], set(), {}
+    problems, seen, tallest, undos = [], set(), {}, 0
     try:
         for k in checkpoints(len(moves)):
             table_id, pin = import_table(engine, dict(record, moves=moves[:k]), f"{game.name} {k}")
             open_with_pin(page, server.base, pin)
             main = page.url
-            found, heights = measure(page, f"{key}-{k}", screenshots)
+            found, heights, undo_checked = measure(page, f"{key}-{k}", screenshots)
             problems += found
+            undos += undo_checked
             tallest[k] = heights
             for kind, url in screen_links(page, table_id).items():
                 if kind in seen:
@@ -237,10 +247,13 @@ def test_every_host_screen_fits_a_tablet(key, server, engine, browser, screensho
         context.close()
     print(f"{key}: page heights (1024×768, 768×1024) by checkpoint: {tallest}; screens: {sorted(seen)}")
     assert not problems, "\n".join(problems)
+    if key == "new-angeles":  # its deal and end-of-round screens keep «Undo» in their bar
+        assert undos, "no New Angeles screen had «Undo» in its action bar"
 
 
 def test_a_quick_tap_on_record_the_deal_records_it(server, engine, browser):
-    """New Angeles: «Record the deal» tapped right after typing counts and then records, at once."""
+    """New Angeles: «Record the deal» tapped right after typing counts and then records, at once;
+    «Undo the last move» in the next deal's bar undoes it."""
     key = "new-angeles"
     if key not in GAMES:
         pytest.skip("New Angeles is not registered")
@@ -263,5 +276,14 @@ def test_a_quick_tap_on_record_the_deal_records_it(server, engine, browser):
         assert page.locator("[data-flash=ok]").count() == 1, page.inner_text("main")[:1000]
         with services.db.session_scope(engine) as s:
             assert services.load(s, table_id, fresh=True).seq == 1
+        # «Undo the last move» in the next deal's bar, in view, undoes it (after its confirmation)
+        undo = page.locator("form#na-deal .action-bar [data-undo-now]")
+        assert undo.is_visible() and undo.bounding_box()["y"] + 44 <= 768
+        page.once("dialog", lambda dialog: dialog.accept())
+        with page.expect_navigation():
+            undo.click()
+        assert page.locator("[data-flash=ok]").count() == 1, page.inner_text("main")[:1000]
+        with services.db.session_scope(engine) as s:
+            assert not services.load(s, table_id, fresh=True).moves_in_force
     finally:
         context.close()

@@ -164,8 +164,9 @@ def test_a_dashboard_of_more_than_fifteen_players_lists_them_all(app):
     assert len(re.findall(r'<tr data-player="', page)) == 18
     assert len(en.get(f"/organizer/events/{ae_id}/status.json").get_json()["individuals"]) == 18
     page = en.get(f"/organizer/events/{na_id}").get_data(as_text=True)
-    ranking = page[page.index("Players by capital"):]
-    assert len(re.findall(r"<tr><td class=\"num\">\d+</td>", ranking)) == 18
+    ranking = page[page.index("Capital at each table"):]
+    rows = re.findall(r'<tr data-capital-table="(Bord \d)"', ranking)  # each table's six, no place across tables
+    assert rows == [f"Bord {i}" for i in (1, 2, 3) for _ in range(6)]
 
 
 # ----- New Angeles --------------------------------------------------------------------------------

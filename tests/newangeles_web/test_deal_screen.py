@@ -117,7 +117,7 @@ def test_refusals_of_a_queued_deal_say_the_rule_and_the_numbers(app, client):
         (deal_json("Anna", support=[("Vera", "counter", 1)]), 422, "counter with no counteroffer: Vera supports it"),
         (deal_json("Anna", support=[("Vera", "main", 0)]), 422, "cards < 1: Vera supports with 0 cards"),
         (deal_json("Anna", main={"emergency": "nbn"}), 422,
-         "emergency card of another corporation: Anna plays nbn, whose card is not Anna's"),
+         "emergency card of another corporation: Anna plays NBN, whose card is not Anna's"),
         (dict(deal_json("Anna"), main=""), 400, "Main offer: is missing"),
         (dict(deal_json("Anna"), support="[oops"), 400, "Support: the field does not hold valid JSON"),
         (dict(deal_json("Anna"), extra="[1]"), 400, "Extra support: must be an object, got [1]"),
@@ -219,7 +219,7 @@ def test_a_deal_screen_drawn_before_the_table_moved_on_says_what_happened(app, c
     record(app, table_id, {"type": "capital", "player": "Anna", "amount": 2, "reason": "contract"})
     stale = post(client, f"/na/table/{table_id}/deal?after=0", dict(page.form("/move/deal").fields))
     assert stale.status == 409 and "This screen is out of date" in stale.text
-    assert "Move #1 was recorded since this screen was drawn: capital · Anna." in stale.text
+    assert "Move #1 was recorded since this screen was drawn: capital change · Anna." in stale.text
     assert not stale.has_form("/move/deal")
     moved = get_bound(client, table_id, 0)
     assert moved.status == 409 and moved.has_form("/move/deal") is False

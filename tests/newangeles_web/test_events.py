@@ -1,8 +1,10 @@
 """An event of New Angeles tables (issue 13, 5): the dashboard, its status.json, the projector
-and standings.json work, list each table's winners and every player by capital, and never show
-a rival before the table's reveal."""
+and standings.json work, list each table's winners and each table's players by capital (no
+place across tables: a table's result is a set of winners, RULES.md §8), and never show a rival
+before the table's reveal."""
 
 import json
+import re
 
 from facilitator import services
 from facilitator.storage import session_scope
@@ -34,7 +36,10 @@ def test_dashboard_status_projector_and_standings_of_a_new_angeles_event(app, an
     page = client.get(f"/organizer/events/{event_id}")
     assert page.status_code == 200
     html = page.get_data(as_text=True)
-    assert "Winners per table" in html and "Players by capital" in html
+    assert "Winners per table" in html and "Capital at each table" in html and "Players by capital" not in html
+    capital = html[html.index("Capital at each table"):]
+    assert re.findall(r'<tr data-capital-table="([^"]+)"', capital) == ["Table A"] * 4 + ["Table B"] * 4 + ["Table D"] * 4
+    assert "Place" not in capital
     assert "deal 2 of 3: Boris" in html and "threat 12/25" in html
     assert "the reveal of the rivals" in html  # Table B ended by threat, not revealed yet
     assert "Vera" in html and "federalist" not in html.lower()
@@ -49,7 +54,9 @@ def test_dashboard_status_projector_and_standings_of_a_new_angeles_event(app, an
     projector = anon_client.get(f"/e/{event_id}?lang=en")
     assert projector.status_code == 200
     text = projector.get_data(as_text=True)
-    assert "New Angeles night" in text and "Players by capital" in text and "Table D" in text
+    assert "New Angeles night" in text and "Players by capital" not in text and "Table D" in text
+    vera = text[text.index('data-table-name="Table D"'):].split("</li>")[0]
+    assert "Vera" in vera and re.search(r"Vera \d+", vera) and 'class="place"' not in text
     standings = anon_client.get(f"/e/{event_id}/standings.json?lang=en")
     assert standings.status_code == 200
     body = standings.get_json()
@@ -57,8 +64,12 @@ def test_dashboard_status_projector_and_standings_of_a_new_angeles_event(app, an
     winners = {w["table"]: w for w in body["winners"]}
     assert winners["Table D"]["winners"] == ["Vera"] and winners["Table D"]["finished"]
     assert winners["Table A"]["winners"] == [] and not winners["Table A"]["finished"]
-    assert [p["capital"] for p in body["individuals"]] == sorted((p["capital"] for p in body["individuals"]),
-                                                                 reverse=True)
+    for w in body["winners"]:  # each table's players by capital, no place across tables
+        capitals = [p["capital"] for p in w["players"]]
+        assert capitals == sorted(capitals, reverse=True) and all("place" not in p for p in w["players"])
+    in_order = [(p["table"], p["name"]) for w in body["winners"] for p in w["players"]]
+    assert [(p["table"], p["name"]) for p in body["individuals"]] == in_order[:len(body["individuals"])]
+    assert all("place" not in p for p in body["individuals"])
     # no view of the event names a rival card: Table A's sealed Federalist stays sealed
     for text in (html, json.dumps(body), text):
         assert "federalist" not in text.lower()

@@ -29,7 +29,7 @@ def test_the_reveal_asks_only_for_the_rivals_not_sealed_and_names_the_winners(ap
     assert "sealed at setup: shown with the result" in reveal.text
     assert "federalist" not in reveal.html.split('data-player="Vera"')[1].split("</tr>")[0].lower()
     repeated = submit(client, form, **{"rivals-Anna": "nbn", "rivals-Boris": "nbn", "rivals-Dmitri": "jinteki"})
-    assert repeated.status == 422 and "rival repeated: nbn for Anna and Boris" in repeated.error
+    assert repeated.status == 422 and "rival repeated: NBN for Anna and Boris" in repeated.error
     assert repeated.has_form("/move/finish")
     done = submit(client, form, follow=True, **{"rivals-Anna": "nbn", "rivals-Boris": "haas-bioroid",
                                                 "rivals-Dmitri": "jinteki"})
@@ -91,6 +91,6 @@ def test_a_finished_table_takes_no_move_and_no_undo(app, client):
     after = seq(app, table_id)
     refused = move_post(client, table_id, "capital", {"after": after, "player": "Anna", "amount": 1,
                                                       "reason": "other"})
-    assert refused.status == 422 and "move after finish" in refused.error
+    assert refused.status == 422 and "a move after the reveal: the game is finished" in refused.error
     refused = post(client, f"/na/table/{table_id}/undo", {"after": after})
     assert refused.status == 409 and "only the organizer can reopen it" in refused.error

@@ -50,14 +50,14 @@ def test_refusals_are_said_next_to_their_fields(app, client):
     table_id = new_table(app)
     cases = [
         (setup_form(**{"players-1-corp": "jinteki"}), "players-1-corp",
-         "corporation jinteki is played by Anna and Boris"),
+         "corporation Jinteki is played by Anna and Boris"),
         (setup_form(threat=25), "threat", "threat 25 must be 0 to 24"),
         (setup_form(assets=0), "assets", "asset cards for S1 must be at least 1, got 0"),
         (setup_form(**{"players-2-capital": "ten"}), "players-2-capital", "“ten” is not a whole number"),
         (setup_form(**{"players-3-name": "", "players-3-corp": "nbn"}), "players-3-name",
          "a seat with a corporation or capital needs the player's name"),
         (setup_form(**{"players-0-name": "Boris"}), "players-1-name", "player name Boris is used twice"),
-        (setup_form(rivals={"Anna": "weyland"}), "players-0-rival", "rival not in play: Anna's rival weyland"),
+        (setup_form(rivals={"Anna": "weyland"}), "players-0-rival", "rival not in play: Anna's rival Weyland Consortium"),
         (setup_form(demand=""), "demand", "choose the revealed demand card, or type its targets"),
     ]
     for form, field, message in cases:

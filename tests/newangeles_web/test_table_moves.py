@@ -90,7 +90,7 @@ def test_threat_25_ends_the_game_at_once(app, client):
     assert not done.has_form("/move/deal") and not done.has_form("/move/capital")
     assert f'/na/table/{table_id}/finish?after=1' in done.html
     refused = move_post(client, table_id, "capital", {"after": 1, "player": "Anna", "amount": 1, "reason": "other"})
-    assert refused.status == 422 and "the game ended by threat" in refused.error
+    assert refused.status == 422 and "the game ended by the takeover of the city" in refused.error
 
 
 def test_the_end_of_a_round_and_its_refusals(app, client):
@@ -178,6 +178,6 @@ def test_undo_and_stale_or_repeated_forms(app, client):
     undo = page.form("/undo")
     assert "data-undo" in page.html
     done = submit(client, undo, follow=True)
-    assert "Move #1 (capital) was undone" in " ".join(done.messages("ok"))
+    assert "Move #1 (capital change) was undone" in " ".join(done.messages("ok"))
     assert load(app, table_id).game.by_name["Anna"].capital == 10
     assert submit(client, undo).status == 409  # the undo form drawn before is stale now

@@ -189,7 +189,7 @@ def test_a_refusal_and_a_screen_in_swedish_and_in_russian(app):
 
 #: the record's keys a refusal used to show on the screens (issue 20): the fields' labels stand there
 JSON_KEYS = re.compile(r"\b(assets_left|override_reason|extra_reason|next_assets|next_demand|event_threat|"
-                       r"first_player|remove_assets|end_round|demand_round)\b")
+                       r"first_player|remove_assets|end_round|demand_round|support_tie|active_chooses|finish)\b")
 
 
 @pytest.mark.parametrize("locale", ("en",) + LOCALES)
@@ -225,3 +225,42 @@ def test_swedish_refusals_name_the_fields_by_their_labels_with_the_numbers(app):
         from facilitator.rules.errors import MalformedError
         assert errors(MalformedError("move.counteroffers[1].player", "is missing")) == "Motförslag 2, Spelare: saknas"
         assert errors(MalformedError("move.asset", "is missing")) == "Tillgångskort: saknas"
+
+
+def test_refusals_name_corporations_resources_and_moves_by_their_names(app):
+    """A refusal names a corporation by the pack's name for it, in the screen's language («Anna
+    spelar NBN», never the key «nbn»); how a game ended, what it waits for and a kind of card in
+    words; the outbox names a capital move «capital change», not by its key (issue 20)."""
+    from facilitator.rules.errors import IllegalMoveError, SetupError
+    from tests.conftest import organizer_browser
+    from tests.newangeles_web.helpers import deal_json, move_post, seated
+    client = organizer_browser(app, lang="sv")
+    table_id = seated(app, client)
+    other = move_post(client, table_id, "deal", deal_json("Anna", main={"emergency": "nbn"}, after=0))
+    assert other.status == 422
+    assert "Anna spelar NBN, vars kort inte är Annas" in other.error and "nbn" not in other.error
+    pack = default_pack()
+    errors = GAME_PACKAGE.error_text
+    twice = SetupError("setup", "corporation_twice", "corporation {corp} is played by {other} and {player}",
+                       corp="weyland", other="Anna", player="Leo")
+    early = IllegalMoveError("§8", "finish_early", "finish before the end: the game waits for {expects}",
+                             expects="end_round")
+    code = IllegalMoveError("§1", "unknown_code", "unknown {card} code {code}: the pack lists its {card} cards",
+                            card="asset", code="A99")
+    ended = IllegalMoveError("D19", "after_end", "move after the end: the game ended by {ended_by}; only finish "
+                             "is accepted", ended_by="threat")
+    resource = IllegalMoveError("D11", "supply_negative", "supply below 0: {resource} {supply} {delta:+d} = {after}",
+                                resource="tech", supply=1, delta=-2, after=-1)
+    with i18n.use_locale("sv"):
+        assert errors(twice, pack) == "korporationen Weyland Consortium spelas av Anna och Leo"
+        assert errors(early, pack) == "avslöjandet före slutet: spelet väntar på rundans slut"
+        assert errors(code, pack) == "okänt tillgångskort A99: paketet har inget sådant kort"
+        assert errors(ended, pack) == ("drag efter slutet: spelet slutade genom stadens övertagande; bara "
+                                       "avslöjandet av agendorna tas emot")
+        assert GAME_PACKAGE.move_names()["capital"] == "kapitaländring"
+    with i18n.use_locale("ru"):
+        assert errors(resource, pack).startswith("запасы ниже 0: Технологии 1 -2")
+    with i18n.use_locale("en"):
+        assert errors(twice, pack) == "corporation Weyland Consortium is played by Anna and Leo"
+        assert GAME_PACKAGE.move_names() == {**GAME_PACKAGE.move_names(), "capital": "capital change",
+                                             "threat": "threat change", "supply": "supply change"}

@@ -32,6 +32,10 @@ class AlterEgo(GamePackage):
         from facilitator.rules.alterego.moves import MOVE_TYPES
         return {kind: move_name(kind) for kind in MOVE_TYPES}
 
+    def moved_on_context(self, loaded, happened):
+        from facilitator.games.alterego.screens import moved_on_context
+        return moved_on_context(loaded, happened)
+
     def read_move_form(self, kind, formdata, loaded):
         """Alter Ego's move forms name their fields as the move JSON does (``screens.read_form``)."""
         from facilitator.games.alterego.screens import read_form

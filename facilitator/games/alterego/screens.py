@@ -390,18 +390,21 @@ def undo(table_id):
 def _bound(loaded):
     """None when a page drawn for move ``after`` (its URL's ``after``) still matches the table;
     else the page that says what happened instead (409)."""
-    after = request.args.get("after", type=int)
-    if after is None or after == loaded.seq:
-        return None
-    with db_session() as s:
-        happened = services.log_row(s, loaded.table.id, after + 1) if after < loaded.seq else None
-    line = None
-    if happened is not None and happened.get("move"):
-        line = words.move_line(happened["move"], loaded.pack, happened["seq"])
+    return table.bound(GAME, loaded)
+
+
+def moved_on_context(loaded, happened):
+    """Alter Ego's words on the page that says a screen is out of date (``GAME.moved_on_context``):
+    the move recorded meanwhile as its line, what the game waits for now; its layout's banner."""
     ctx = _context(loaded) if loaded.game is not None and not loaded.game.finished else \
-        dict(loaded=loaded, game=loaded.game, seq=loaded.seq, next=None)
-    return render_template("alterego/moved_on.html", **ctx, happened=happened, happened_line=line,
-                           drawn_for=after), 409
+        dict(game=loaded.game, next=None)
+    line = words.move_line(happened["move"], loaded.pack, happened["seq"]) if happened and happened.get("move") else None
+    nxt, now = ctx.get("next"), None
+    if nxt and nxt.get("player"):
+        now = {"choose": _("{player} answers a choice", player=nxt["player"]),
+               "draw": _("{player} draws", player=nxt["player"])}.get(nxt.get("expects"),
+                                                                      _("{player} plays", player=nxt["player"]))
+    return dict(ctx, happened_move=line, now_text=now)
 
 
 def _page(table_id):

@@ -120,6 +120,7 @@ def names(pack, keys):
 # ----- refusals ------------------------------------------------------------------------------------
 _ACTIVE_PARAMS = ("active", "target", "partner", "source", "holder", "given", "mover", "organizer")
 _CARD_PARAMS = ("card",)
+_LIST_PARAMS = ("options", "allowed")
 
 
 def localized_params(params, pack):
@@ -140,6 +141,8 @@ def localized_params(params, pack):
             out[key] = move_name(value)
         elif key == "choice" and value in CHOICE_NAMES:
             out[key] = choice_name(value)
+        elif key in _LIST_PARAMS and value and all(part in pack.actives_by_key for part in value.split(", ")):
+            out[key] = names(pack, value.split(", "))  # the actives one may choose, by their names
     return out
 
 

@@ -42,6 +42,10 @@ class Lyceum(GamePackage):
             names[kind] = move_name(Move(kind, player=""))
         return names
 
+    def moved_on_context(self, loaded, happened):
+        from facilitator.games.lyceum.screens import moved_on_context
+        return moved_on_context(loaded, happened)
+
     def read_move_form(self, kind, formdata, loaded):
         """«16/25»'s move forms are WTForms classes (``screens.read_form``)."""
         from facilitator.games.lyceum.screens import read_form

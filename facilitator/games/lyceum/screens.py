@@ -330,16 +330,36 @@ def timer(table_id):
 def _bound(loaded, player):
     """``None`` when a page drawn for move ``after`` and ``player`` (its URL's ``after`` and
     ``player``) still matches the table; else the page that says what happened instead."""
-    after = request.values.get("after", type=int)
-    if after is None:
-        return None  # a link without a binding that chooses nothing (typed by hand): for the position now
-    if after == loaded.seq and request.values.get("player", player) == player:
-        return None
-    with db_session() as s:
-        happened = services.log_row(s, loaded.table.id, after + 1) if after < loaded.seq else None
-    return render_template("host/moved_on.html", **_context(loaded, happened=happened, drawn_for=after,
-                                                            drawn_player=request.values.get("player"),
-                                                            card_code=request.values.get("card"))), 409
+    return table.bound(GAME, loaded, player=player)
+
+
+def moved_on_context(loaded, happened):
+    """«16/25»'s words on the page that says a screen is out of date (``GAME.moved_on_context``):
+    a card drawn meanwhile by what became of it (the card the page was drawn for, ``?card=``),
+    another move by its type and player; what the game waits for now."""
+    ctx = _context(loaded)
+    move = happened.get("move") if happened and happened.get("kind") == "move" else None
+    line = what = None
+    card_code = request.values.get("card")
+    if move and move.get("type") == "draw" and (card_code is None or move.get("card") == card_code):
+        card = move.get("card")
+        code = card if isinstance(card, str) else ((card or {}).get("title") or "")
+        said = dict(card=code, player=move.get("player"), seq=happened["seq"])
+        if move.get("decision") == "play":
+            line = _("Card {card} was already played by {player}, move #{seq}.", **said)
+        elif move.get("decision") == "defer":
+            line = _("Card {card} was already deferred by {player}, move #{seq}.", **said)
+        else:
+            line = _("Card {card} was already discarded by {player}, move #{seq}.", **said)
+    elif move:
+        what = _(move.get("type", "")) + (f" · {move['player']}" if move.get("player") else "")
+    nxt = ctx.get("next")
+    now = None
+    if nxt and nxt.get("player"):
+        now = {"main": _("turn of {player}", player=nxt["player"]),
+               "allocate": _("{player} allocates free SP", player=nxt["player"])}.get(nxt.get("expects"),
+                                                                                       _("finish the game"))
+    return dict(ctx, happened_line=line, happened_move=what, now_text=now)
 
 
 def _colour_needed():

@@ -52,6 +52,10 @@ class NewAngeles(GamePackage):
         from facilitator.games.newangeles.screens import move_type_label
         return {kind: move_type_label(kind) for kind in MOVE_KINDS}
 
+    def moved_on_context(self, loaded, happened):
+        from facilitator.games.newangeles.screens import moved_on_context
+        return moved_on_context(loaded, happened)
+
     def read_move_form(self, kind, formdata, loaded):
         """New Angeles' move forms, a deal's helper inputs folded (``screens.read_form``)."""
         from facilitator.games.newangeles.screens import read_form
@@ -67,11 +71,13 @@ class NewAngeles(GamePackage):
 
     def error_text(self, err, pack=None):
         """A refusal in the screen's words: a malformed field named by its label on the screen
-        («Tillgångskort: saknas»), never by the record's key."""
+        («Tillgångskort: saknas»), a corporation by the pack's name for it (with ``pack``), never
+        by the record's key."""
         from facilitator.i18n import describe_error, translate_error
-        from facilitator.rules.errors import IllegalMoveError, MalformedError, ReplayError
-        if isinstance(err, IllegalMoveError):
-            return translate_error(err)
+        from facilitator.rules.errors import IllegalMoveError, MalformedError, ReplayError, SetupError
+        if isinstance(err, (IllegalMoveError, SetupError)):  # corporations, resources… by their names
+            from facilitator.games.newangeles.words import refusal_text
+            return refusal_text(err, pack)
         if isinstance(err, MalformedError) and not isinstance(err, ReplayError) and err.path:
             from facilitator.games.newangeles.words import path_label
             where = path_label(err.path)

@@ -18,10 +18,10 @@ import json
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from facilitator import services
-from facilitator.i18n import translate_error
 from facilitator.i18n import gettext as _
 from facilitator.i18n import ngettext
-from facilitator.games.newangeles.words import corp_label, describe_next, event_lines, reason_label, resource_label, reveal_rows
+from facilitator.games.newangeles.words import (corp_label, describe_next, event_lines, move_label, reason_label,
+                                                resource_label, reveal_rows)
 from facilitator.rules.errors import IllegalMoveError, MalformedError, SetupError
 from facilitator.rules.newangeles.answers import turn_answers
 from facilitator.rules.newangeles import FEDERALIST, SLOTS, compute_deal, read_move, read_setup, table_standing
@@ -145,7 +145,7 @@ def _preview(game, state, active):
         try:
             return compute_deal(game, data, stage), first_error
         except IllegalMoveError as err:
-            first_error = first_error or translate_error(err)
+            first_error = first_error or GAME.error_text(err, game.pack)
         except MalformedError as err:
             first_error = first_error or GAME.error_text(err)  # the field by its label
     return None, first_error
@@ -246,17 +246,15 @@ def _deal_from_form(loaded, form, step=None):
 def _bound(loaded):
     """None while the page's ``after`` (URL or form) is the table's position; else the page that
     says the table moved on (409)."""
-    after = request.args.get("after", type=int)
-    if after is None:
-        return None
-    if after == loaded.seq:
-        return None
-    with db_session() as s:
-        happened = services.log_row(s, loaded.table.id, after + 1) if after < loaded.seq else None
-    return render_template("newangeles/moved_on.html", loaded=loaded, game=loaded.game, seq=loaded.seq,
-                           tracks=tracks(loaded.game) if loaded.game else None, happened=happened,
-                           happened_text=_happened_text(happened), drawn_for=after,
-                           next_text=describe_next(loaded.game.next()) if loaded.game else ""), 409
+    return table.bound(GAME, loaded)
+
+
+def moved_on_context(loaded, happened):
+    """New Angeles' words on the page that says a screen is out of date (``GAME.moved_on_context``):
+    the move recorded meanwhile by its type and player, what the game waits for now; the tracks."""
+    game = loaded.game
+    return dict(game=game, tracks=tracks(game) if game else None, happened_move=_happened_text(happened),
+                now_text=describe_next(game.next()) if game else "", back_label=_("Go to the current step"))
 
 
 def _happened_text(row):
@@ -268,12 +266,7 @@ def _happened_text(row):
     return f"{kind} · {who}" if who else kind
 
 
-def move_type_label(kind):
-    labels = {"deal": _("deal"), "end_round": _("end of round"), "demand_round": _("demand round"),
-              "capital": _("capital"), "threat": _("threat"), "supply": _("supply"), "transfer": _("transfer"),
-              "adjust": _("adjustment"), "finish": _("the reveal"), "undo": _("undo"), "void": _("void"),
-              "reopen": _("reopen")}
-    return labels.get(kind, kind)
+move_type_label = move_label
 
 
 @bp.route("/table/<int:table_id>/deal", methods=["GET", "POST"])
@@ -316,24 +309,24 @@ def turn(table_id):
 
 
 def _refuse(table_id, message, status, **extra):
-    with db_session() as s:
-        loaded = _load(s, table_id)
-        if loaded.broken:
-            return _needs_check(loaded)
-        if loaded.game is None:
-            abort(status)
-        if loaded.game.finished:
-            return render_template("newangeles/final.html", **_final_context(loaded), error=message), status
+    """The screen a refused write returns to, with why (``table.screen_again``): the reveal
+    again for a refused reveal, else the table screen with the deal or form as entered (a
+    refusal by the rules or of a field: the host corrects it; a stale one: the screen now)."""
+    def turn(loaded):
         if extra.get("kind") == "finish" and loaded.game.ended:
             ctx = dict(_finish_context(loaded), error=message, posted=extra.get("posted") or {})
-            return render_template("newangeles/finish.html", **ctx), status
+            return render_template("newangeles/finish.html", **ctx)
         legal = {m["type"]: m for m in loaded.game.legal_moves()}
-        state = extra.pop("deal_state", None)
+        shown = dict(extra)
+        state = shown.pop("deal_state", None)
         if state is not None and "deal" in legal and status != 409:
-            extra["deal"] = deal_view(loaded.game, legal["deal"], state)
+            shown["deal"] = deal_view(loaded.game, legal["deal"], state)
         if status == 409:
-            extra.pop("posted", None)
-        return _render_table(loaded, status, error=message, **extra)
+            shown.pop("posted", None)
+        return _render_table(loaded, status, error=message, **shown)[0]
+    return table.screen_again(
+        GAME, table_id, status, turn=turn,
+        final=lambda loaded: render_template("newangeles/final.html", **_final_context(loaded), error=message))
 
 
 def _build(kind, form, loaded):
@@ -424,8 +417,8 @@ def move(table_id, kind):
         why = table.refusal(err, GAME, loaded.pack)
         return _refuse(table_id, _("The move was not recorded: {error}", error=why.message), 400,
                        deal_state=state, posted=posted, failed=kind, kind=kind)
-    return table.record(GAME, table_id, move_obj, after, _refuse, deal_state=state, posted=posted, failed=kind,
-                        kind=kind)
+    return table.record(GAME, table_id, move_obj, after, _refuse, pack=loaded.pack, deal_state=state, posted=posted,
+                        failed=kind, kind=kind)
 
 
 def field_label(name):
@@ -578,7 +571,7 @@ def setup(table_id):
                 field = _setup_error_field(err, data, seats)
                 involved = _sealed_conflict(err, data, seats, kept)
                 if involved is None:
-                    message = GAME.error_text(err) if isinstance(err, MalformedError) else translate_error(err)
+                    message = GAME.error_text(err, loaded.pack)
                 elif involved:  # a card typed now meets a sealed one: said at the typed seat, never whose
                     field = f"players-{involved[-1]}-rival"
                     message = _("This rival card conflicts with a card sealed for another seat (sealed cards "

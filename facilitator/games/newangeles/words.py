@@ -77,6 +77,50 @@ def reason_label(reason):
     return labels.get(reason, reason)
 
 
+def _ended_by_label(key):
+    return {"threat": _("the takeover of the city"), "rounds": _("the last demand round")}.get(key, key)
+
+
+def _expects_label(key):
+    return {"deal": _("a deal"), "end_round": _("the end of the round"), "demand_round": _("the demand round"),
+            "finish": _("the reveal of the rivals")}.get(key, key)
+
+
+def _card_kind_label(key):
+    return {"asset": _("asset card"), "event": _("event card"), "investment": _("investment card")}.get(key, key)
+
+
+def error_params(err, pack=None):
+    """An engine refusal's parameters as the host reads them (issue 20): a corporation or a rival
+    card by the pack's name for it («Anna spelar NBN», not «nbn»), a resource by its name, how the
+    game ended, what it waits for and a kind of card in words; the lists of what is allowed by
+    names too. Names of players, card codes and numbers stay as they are."""
+    params = dict(getattr(err, "params", {}) or {})
+    code = getattr(err, "code", None)
+    for key in ("corp", "rival"):
+        if isinstance(params.get(key), str):
+            params[key] = corp_label(pack, params[key])
+    if isinstance(params.get("resource"), str) and pack is not None:
+        params["resource"] = resource_label(pack, params["resource"])
+    if pack is not None and code == "unknown_corporation":
+        params["allowed"] = ", ".join(corp_label(pack, k) for k in pack.corporation_keys)
+    if pack is not None and code == "unknown_resource":
+        params["allowed"] = ", ".join(resource_label(pack, k) for k in pack.resource_keys)
+    if isinstance(params.get("ended_by"), str):
+        params["ended_by"] = _ended_by_label(params["ended_by"])
+    if isinstance(params.get("expects"), str):
+        params["expects"] = _expects_label(params["expects"])
+    if code == "unknown_code" and isinstance(params.get("card"), str):
+        params["card"] = _card_kind_label(params["card"])
+    return params
+
+
+def refusal_text(err, pack=None):
+    """An engine refusal (illegal move or setup) in the current language, its things named by
+    their names (``error_params``)."""
+    return _(err.template, **error_params(err, pack))
+
+
 def path_label(path):
     """Where a malformed field sits, as the host reads it: ``move.counteroffers[1].player`` is
     «Counteroffers 2, Player», ``setup.players[0].capital`` «Player 1, Capital» (the labels of the
@@ -334,9 +378,12 @@ def _read_undone(undone):
 
 
 def move_label(kind):
+    """A move's type as the host reads it (the protocol's log, the outbox's waiting list, an undone
+    move, the moved-on page): a capital move is a «capital change», never its key «capital»."""
     labels = {"deal": _("deal"), "end_round": _("end of round"), "demand_round": _("demand round"),
-              "capital": _("capital"), "threat": _("threat"), "supply": _("supply"), "transfer": _("transfer"),
-              "adjust": _("adjustment"), "finish": _("the reveal")}
+              "capital": _("capital change"), "threat": _("threat change"), "supply": _("supply change"),
+              "transfer": _("transfer"), "adjust": _("adjustment"), "finish": _("the reveal"), "undo": _("undo"),
+              "void": _("void"), "reopen": _("reopen")}
     return labels.get(kind, kind)
 
 

@@ -6,7 +6,7 @@ from .moves import read_move as _read_move
 from .pack import default_pack_data, read_pack
 from .record import Record, read_record, replay
 from .setup import read_setup as _read_setup
-from .standings import capital_ranking, standings, table_standing
+from .standings import standings, table_players, table_standing
 from ..registry import Ruleset
 
 __all__ = ["read_pack", "default_pack_data", "read_setup", "setup_json", "new_game", "read_move",
@@ -36,11 +36,13 @@ def make_record(table, pack, setup, moves):
 
 
 def event_ranking(tables):
-    """An event of New Angeles tables: no team score; the winners of each table and every
-    player by capital (ties share the place)."""
+    """An event of New Angeles tables: no team score and no place across tables (a table's
+    result is a set of winners, RULES.md §8). ``winners``: each table's winners, how it ended and
+    its players by capital; ``individuals``: every player, table by table, each table's by
+    capital, with no place."""
     winners = [{"table": t["table"], "winners": t.get("winners", []), "finished": t["finished"],
-                "ended_by": t.get("ended_by")} for t in tables]
-    return {"teams": [], "individuals": capital_ranking(tables) if tables else [], "ranked_by": "capital",
+                "ended_by": t.get("ended_by"), "players": table_players(t)} for t in tables]
+    return {"teams": [], "individuals": [p for w in winners for p in w["players"]], "ranked_by": "capital",
             "winners": winners}
 
 

@@ -1,6 +1,7 @@
 """Standings (`newangeles-standings/1`, RECORD.md §4): one ``tables`` entry per game, no team
-or individual ranking (New Angeles scores no teams). ``capital_ranking`` lists every player of
-an event by capital, for an organizer who wants one.
+or individual ranking (New Angeles scores no teams). ``table_players`` lists one table's players
+by capital (what the event's views show per table); ``capital_ranking`` every player of an
+event by capital, for a script that wants one (RULES.md §8 ranks nobody across tables).
 
 Hidden information (D22): before ``finish`` no rival appears (``rival``, ``rival_player`` and
 ``result`` are null, ``winners`` and ``losers`` empty); investments appear only once scored.
@@ -63,6 +64,15 @@ def standings(games):
                                  table=g.table)
         seen.add(g.table)
     return {"format": STANDINGS_FORMAT, "tables": [table_standing(g) for g in games]}
+
+
+def table_players(table):
+    """The players of one ``tables`` entry by capital, highest first (equal capital in seat
+    order), with no place: a table's result is its winners, not a ranking (RULES.md §8).
+    ``won`` is True/False after finish, None before (D22)."""
+    return [{"table": table["table"], "name": p["name"], "corp": p["corp"], "capital": p["capital"],
+             "won": None if p["result"] is None else p["result"] == "won"}
+            for p in sorted(table["players"], key=lambda p: -p["capital"])]
 
 
 def capital_ranking(tables):

@@ -206,4 +206,15 @@
     if (form.dataset.fold === "demand") foldDemand(form);
     holdHelpers(form);
   }, true);
+
+  // «Undo the last move» in a move form's bar: the undo form itself is sent (its confirmation and
+  // the outbox see it as if its own button were tapped); without this script the link scrolls to it
+  document.addEventListener("click", function (ev) {
+    var link = ev.target.closest && ev.target.closest("[data-undo-now]");
+    var form = link && document.getElementById("na-undo");
+    if (!form) return;
+    ev.preventDefault();
+    if (form.requestSubmit) form.requestSubmit(form.querySelector("button[type=submit]"));
+    else form.querySelector("button[type=submit]").click();
+  });
 })();
