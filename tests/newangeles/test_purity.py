@@ -46,21 +46,21 @@ def test_the_probe_would_see_a_foreign_import():
 def test_the_engine_borrows_only_the_shared_core_of_the_rules_package():
     """Outside its own package the engine may use the shared core of ``facilitator.rules``: its
     errors (``ReplayError`` among them), the games-neutral bounds (text bounds, what a refusal
-    quotes), ``places``, the pack cache (``packcache``) and the registry's ``Ruleset`` (what it is
+    quotes), ``places``, the JSON-schema helpers its declared moves are written with (``schema``), the pack cache (``packcache``) and the registry's ``Ruleset`` (what it is
     as a game), and the standard library: nothing of «16/25»'s rules."""
     import ast
     from pathlib import Path
 
     import facilitator.rules.newangeles as na
 
-    allowed = {("errors", None), ("bounds", None), ("places", "places"), ("packcache", "read_once"),
+    allowed = {("errors", None), ("bounds", None), ("schema", None), (None, "schema"), ("places", "places"), ("packcache", "read_once"),
                ("registry", "Ruleset")}
     borrowed = set()
     for path in Path(na.__file__).parent.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.level == 2:
                 for alias in node.names:
-                    key = (node.module, None if node.module in ("errors", "bounds") else alias.name)
+                    key = (node.module, None if node.module in ("errors", "bounds", "schema") else alias.name)
                     borrowed.add(key)
             elif isinstance(node, ast.ImportFrom) and node.level == 0:
                 assert node.module.split(".")[0] in sys.stdlib_module_names, (path.name, node.module)
