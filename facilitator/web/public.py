@@ -205,18 +205,18 @@ def host_link(token):
                     "a new one, or enter the table's PIN."), "error")
             return redirect(url_for("public.pin"), 303)
         grant_table(table)
-        _event_language(s, table, always=True)
+        _event_language(s, table)
         where = screen_url(table, "turn")
     return redirect(where, 303)
 
 
-def _event_language(s, table, always):
-    """A table of an event opens in the event's language: always by its QR link (the organizer
-    chose it for the event), by its PIN when this browser has chosen none."""
+def _event_language(s, table):
+    """A table of an event opens in the event's language (the organizer chose it for the event),
+    by its QR link or its PIN, unless the host chose another on this browser's switch."""
     from flask import session
 
     from facilitator.i18n import event_locale
-    if table.event_id is None or not (always or not session.get("lang")):
+    if table.event_id is None or session.get("lang"):
         return
     ev = services.events.get_event(s, table.event_id)
     if ev is not None:
@@ -243,7 +243,7 @@ def pin():
             table = services.table_by_pin(s, code) if code else None
             if table is not None:  # the wrong PINs before it still count (Throttle)
                 grant_table(table)
-                _event_language(s, table, always=False)
+                _event_language(s, table)
                 return redirect(screen_url(table, "turn"), 303)
             gate.failed(client_key())
         flash(_("No table has this PIN"), "error")

@@ -21,6 +21,7 @@ def test_the_screen_after_a_move_says_its_lines_in_the_language_it_is_drawn_in(a
     loaded = load(app, table)
     result = loaded.last_result()
     assert result_lines(result)
+    host.get(f"/table/{table}")  # the screen right after the move says its lines in its confirmation
     for locale in ("en", "ru", "en"):
         page = host.get(f"/table/{table}?lang={locale}").get_data(as_text=True)
         assert last_move_line(locale, result) in page
