@@ -55,8 +55,9 @@ def projector_data(s, ev):
 
 
 #: the projector's chart in its own units: 28-unit labels across a 1840-unit width fill a
-#: 1920-pixel screen's width (less its margins) at 24 px or more
-CHART = {"width": 1840, "height": 560, "font": 28}
+#: 1920-pixel screen's width (less its margins) at 24 px or more; 760 units high, the chart view
+#: (the screen less the header and the chart's caption: about 2.2:1) is filled by its width
+CHART = {"width": 1840, "height": 760, "font": 28}
 
 
 class _Lazy:
@@ -75,8 +76,9 @@ class _Lazy:
 
 
 def projector_charts(s, ev):
-    """The event's charts as ``<svg>`` markup (``GamePackage.projector_chart``): its tables that
-    have players and replay, loaded together (their games from the process's cache)."""
+    """The event's charts (``GamePackage.projector_chart``), each ``{"title", "svg"}`` (its
+    ``<svg>`` markup): its tables that have players and replay, loaded together (their games
+    from the process's cache)."""
     from facilitator import games
     from facilitator.reports import svgchart
     game = games.get(ev.ruleset)
@@ -87,7 +89,7 @@ def projector_charts(s, ev):
         return []
     figures = game.projector_chart([_Lazy(s, row) for row in rows])
     figures = figures if isinstance(figures, list) else [figures] if figures is not None else []
-    return [svgchart.svg(f, css_class="chart projector-chart", **CHART) for f in figures]
+    return [{"title": f.title, "svg": svgchart.svg(f, css_class="chart projector-chart", **CHART)} for f in figures]
 
 
 def _progress(standing):
@@ -104,11 +106,16 @@ def _progress(standing):
 
 @bp.get("/e/<int:event_id>")
 def projector(event_id):
-    """The page a hall's screen opens once; it then polls ``standings.json`` by itself."""
+    """The page a hall's screen opens once; it then polls ``standings.json`` by itself. It shows
+    the standings and the game's chart in turn (``projector.js``); ``?view=standings`` or
+    ``?view=chart`` pins one of them (a second screen in the hall). Without JavaScript the page
+    shows the standings, or the chart when asked for with ``?view=chart``."""
     entry = _standings_entry(event_id)
     data = json.loads(entry["body"])
     _speak(entry["locale"])
-    return render_template("public/projector.html", data=data, etag=entry["etag"])
+    view = request.args.get("view")
+    return render_template("public/projector.html", data=data, etag=entry["etag"],
+                           view=view if view in ("standings", "chart") else "auto")
 
 
 def _speak(locale):

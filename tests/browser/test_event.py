@@ -23,7 +23,7 @@ The final team and individual rankings the projector shows must be those of
 average (the tables have different sizes). Then the organizer steps the announcement mode
 from the dashboard, and the projector reveals the places from the last to the first.
 
-Screenshots: ``dashboard-1024x768.png``, ``projector-1280x720.png`` and
+Screenshots: ``dashboard-1024x768.png``, ``projector-1280x720.png``, ``projector-event-chart-1280x720.png`` and
 ``projector-announce-1280x720.png`` under ``test-output/screenshots/``.
 """
 
@@ -429,8 +429,16 @@ def test_the_open_projector_ends_on_the_final_ranking_of_the_replayed_records(ev
     assert len(shown["players"]) == PLAYERS  # all ten players make the top ten
     winners = [t["table"] for t in standings["teams"] if t["place"] == 1]
     assert [r["name"] for r in shown["teams"] if "first" in r["classes"]] == winners
-    assert fits_one_screen(projector) and no_sideways_scroll(projector), "the projector scrolls at 1280×720"
-    projector.screenshot(path=str(screenshots / "projector-1280x720.png"))
+    # the standings and the game's chart take turns, each filling the screen (the turn forced
+    # through projector.js's hook rather than waited for)
+    for view in ("chart", "standings"):
+        turned = projector.evaluate(f"window.__projectorShow({view!r})")
+        assert turned["view"] == view and turned["charts"] == 1, turned
+        assert projector.locator(".proj-chart svg").is_visible() == (view == "chart"), view
+        assert projector.locator(".proj-cols").is_visible() == (view == "standings"), view
+        assert projector.locator(".proj-head h1").is_visible(), view
+        assert fits_one_screen(projector) and no_sideways_scroll(projector), f"the projector's {view} scroll at 1280×720"
+        projector.screenshot(path=str(screenshots / f"projector{'-event-chart' if view == 'chart' else ''}-1280x720.png"))
     assert_never_reloaded(event)
 
 

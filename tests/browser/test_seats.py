@@ -1,7 +1,8 @@
 """The players' pages on a phone and the projector's chart in a hall (issue 21), in a real browser:
 one table of each game (imported from a record, or played through the API), each player's page
 at 390×844 (no sideways scrolling, the figures and the curve on screen), and the «16/25»
-projector at 1920×1080 with the chart's labels at 24 px or more."""
+projector pinned to its chart (``?view=chart``) filling 1920×1080 and 1280×720 without scrolling,
+its labels at 24 px or more at 1920×1080."""
 
 import dataclasses
 import json
@@ -93,18 +94,34 @@ def test_every_games_player_pages_fit_a_phone_and_the_projector_reads_from_the_b
                 tab.screenshot(path=str(screenshots / f"seat-{game}-390x844.png"), full_page=True)
     finally:
         phone.close()
-    # the projector in a hall: the chart's labels at 24 px or more at 1920×1080
+    # the projector in a hall, pinned to its chart (a second screen): the chart fills the screen
+    # below the header, never scrolls, and its labels are 24 px or more at 1920×1080
     hall = browser.new_context(viewport={"width": 1920, "height": 1080})
     try:
         tab = hall.new_page()
-        tab.goto(f"{base}/e/{event['id']}?lang=en")
-        smallest = tab.evaluate("""() => Math.min(...[...document.querySelectorAll('.proj-chart svg')].map(svg => {
-            const box = svg.getBoundingClientRect(), units = svg.viewBox.baseVal.width;
-            return Math.min(...[...svg.querySelectorAll('text')].map(
-                t => parseFloat(t.getAttribute('font-size') || svg.getAttribute('font-size')) * box.width / units));
-        }))""")
-        assert 24 <= smallest < 100, smallest
-        tab.screenshot(path=str(screenshots / "projector-chart-1920x1080.png"))
+        tab.goto(f"{base}/e/{event['id']}?lang=en&view=chart")
+        assert tab.locator(".proj-chart svg").is_visible() and not tab.locator(".proj-cols").is_visible()
+        for size in ({"width": 1920, "height": 1080}, {"width": 1280, "height": 720}):
+            tab.set_viewport_size(size)
+            box = tab.evaluate("""() => {
+                const svg = document.querySelector('.proj-chart svg'), box = svg.getBoundingClientRect();
+                return {top: box.top, bottom: box.bottom, width: box.width, height: box.height,
+                        head: document.querySelector('.proj-head').getBoundingClientRect().bottom,
+                        fits: document.documentElement.scrollHeight <= window.innerHeight
+                              && document.documentElement.scrollWidth <= window.innerWidth};
+            }""")
+            assert box["fits"], (size, box)
+            assert box["head"] <= box["top"] and box["bottom"] <= size["height"], (size, box)
+            assert box["width"] >= size["width"] * 0.8, (size, box)  # the chart fills the screen
+            tab.screenshot(path=str(screenshots / f"projector-chart-{size['width']}x{size['height']}.png"))
+            if size["width"] == 1920:
+                # each label's size on the screen: its font size through the SVG's own scaling
+                smallest = tab.evaluate("""() => Math.min(...[...document.querySelectorAll('.proj-chart svg')].map(svg => {
+                    const scale = svg.getScreenCTM().a;
+                    return Math.min(...[...svg.querySelectorAll('text')].map(
+                        t => parseFloat(t.getAttribute('font-size') || svg.getAttribute('font-size')) * scale));
+                }))""")
+                assert 24 <= smallest < 100, smallest
     finally:
         hall.close()
     context.close()

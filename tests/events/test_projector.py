@@ -69,6 +69,29 @@ def test_the_standings_json_is_304_until_something_changes(app, client, anon_cli
     changed("an announcement step")
 
 
+def test_the_projector_page_shows_the_standings_or_the_chart_asked_for_without_javascript(app, client, anon_client):
+    """The page as served (before any script runs): the standings by default, the chart with
+    ``?view=chart`` (a hall's screen without JavaScript, or a second screen); an announcement
+    draws no chart, so a screen pinned to the chart shows the places being revealed."""
+    event_id = new_event(app)
+    seated_table(app, event_id, "Стол 1", seed=1, moves=2)
+
+    def page(query=""):
+        body = anon_client.get(f"/e/{event_id}{query}").get_data(as_text=True)
+        main = re.search(r'<main id="standings" class="([^"]*)" data-view="([^"]*)"', body)
+        return main.group(1), main.group(2), body
+
+    view, pinned, body = page()
+    assert (view, pinned) == ("view-standings", "auto")
+    assert body.count('<section class="proj-chart">') == 1 and 'class="proj-standings with-chart"' in body
+    assert page("?view=chart")[:2] == ("view-chart", "chart")
+    assert page("?view=standings")[:2] == ("view-standings", "standings")
+    assert page("?view=nonsense")[:2] == ("view-standings", "auto")
+    assert post(english(client), f"/organizer/events/{event_id}/announce", {"action": "start"}).status_code == 303
+    view, pinned, body = page("?view=chart")
+    assert view == "view-chart" and '<section class="proj-chart">' not in body and "with-chart" not in body
+
+
 def test_another_event_changing_leaves_this_etag_alone(app, anon_client):
     here, there = new_event(app, "Кубок лицея"), new_event(app, "Другой турнир")
     seated_table(app, here, "Стол 1")
