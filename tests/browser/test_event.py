@@ -439,6 +439,14 @@ def test_the_open_projector_ends_on_the_final_ranking_of_the_replayed_records(ev
         assert projector.locator(".proj-head h1").is_visible(), view
         assert fits_one_screen(projector) and no_sideways_scroll(projector), f"the projector's {view} scroll at 1280×720"
         projector.screenshot(path=str(screenshots / f"projector{'-event-chart' if view == 'chart' else ''}-1280x720.png"))
+    # by themselves: the standings ~20 s, then the chart ~12 s, and the standings again
+    view = "document.getElementById('standings').className"
+    projector.clock.fast_forward(19_000)
+    assert projector.evaluate(view) == "view-standings"
+    projector.clock.fast_forward(1_500)
+    assert projector.evaluate(view) == "view-chart"
+    projector.clock.fast_forward(12_000)
+    assert projector.evaluate(view) == "view-standings"
     assert_never_reloaded(event)
 
 
