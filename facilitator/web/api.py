@@ -359,6 +359,7 @@ def seat_players(table_id):
     rev, err = _after(body, "rev")
     if err:
         return err
+    loaded = None
     try:
         with db_session() as s:
             loaded = services.load(s, table_id)
@@ -371,10 +372,23 @@ def seat_players(table_id):
         return error(409, "stale", _("The setup was changed on another device since this form was opened. "
                                      "Nothing was saved: check the players below and save again."))
     except SetupError as e:
-        return error(422, e.code, translate_error(e), rule=e.rule, path=e.path)
+        return error(422, e.code, _setup_refusal(e, loaded), rule=e.rule, path=e.path)
     except (MalformedError, RulesError) as e:
         return error(400, "malformed", translate_error(e), path=getattr(e, "path", None))
     return jsonify(out), 200
+
+
+def _setup_refusal(err, loaded):
+    """A setup the rules refuse, said as the game's setup screen says it (``GamePackage.error_text``
+    with the table's pack: New Angeles' corporations, Alter Ego's actives by their names in the
+    language asked, never by their keys). The path is the answer's own field, not in the text."""
+    if loaded is None:
+        return translate_error(err)
+    path, err.path = err.path, None
+    try:
+        return games_pkg.get(loaded.table.ruleset).error_text(err, loaded.pack)
+    finally:
+        err.path = path
 
 
 @bp.post("/tables/<int:table_id>/moves")
