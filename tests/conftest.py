@@ -204,14 +204,23 @@ def _language_left_as_found():
         pytest.fail(f"the test left the language {after!r} (it found {before!r})")
 
 
+def sqlite_database(tmp_path, tmp_path_factory):
+    """The address of a fresh SQLite database (a copy of the migrated template) in ``tmp_path``.
+    A module whose tests check nothing of the storage (screens drawn, words, refusals that store
+    nothing) makes it its ``db_url``: its tests run on SQLite only, and the services they call
+    are run on both backends by the modules that test storage (moves, safe writes, the API,
+    backups, migrations)."""
+    import shutil
+    shutil.copyfile(_sqlite_template(tmp_path_factory), tmp_path / "test.db")
+    return f"sqlite:///{tmp_path / 'test.db'}"
+
+
 @pytest.fixture(params=BACKENDS)
 def db_url(request, tmp_path, tmp_path_factory):
     """A fresh database with the schema and nothing stored: a copy of a migrated SQLite file,
     or the PostgreSQL test database emptied."""
     if request.param == "sqlite":
-        import shutil
-        shutil.copyfile(_sqlite_template(tmp_path_factory), tmp_path / "test.db")
-        yield f"sqlite:///{tmp_path / 'test.db'}"
+        yield sqlite_database(tmp_path, tmp_path_factory)
         return
     engine = _empty_postgres()
     yield POSTGRES_URL

@@ -85,16 +85,26 @@ class Server:
         return f"--- facilitator serve log ({self.log_path}) ---\n{self.log_path.read_text(errors='replace')[-20000:]}"
 
 
-@pytest.fixture(scope="module")
-def live_server(tmp_path_factory):
-    """The base URL of a fresh app served by waitress, as ``facilitator serve`` runs it."""
-    server = Server(tmp_path_factory.mktemp("live-server"))
-    server.start()
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    """The app served by waitress, as ``facilitator serve`` runs it: one for every browser module
+    of a test process (starting one costs a second of the machine's two cores). Each module
+    works on tables and events of its own; a module that needs a server nobody else touched
+    (the pack editor's, which edits the sample pack every other module plays on) starts its
+    own."""
+    srv = Server(tmp_path_factory.mktemp("live-server"))
+    srv.start()
     try:
-        yield server.base
+        yield srv
     finally:
-        server.stop()
-        print(server.log_tail())
+        srv.stop()
+        print(srv.log_tail())
+
+
+@pytest.fixture(scope="session")
+def live_server(server):
+    """The base URL of the served app (``server``)."""
+    return server.base
 
 
 @contextmanager
@@ -131,9 +141,11 @@ def _russian_by_default(browser):
     browser.new_context = new_context
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
-    """Headless Debian Chromium; the whole module is skipped when it is not installed."""
+    """Headless Debian Chromium, one for every browser module of a test process (each test
+    opens contexts of its own: their own cookies and storage); the tests are skipped when it is
+    not installed."""
     with chromium() as launched:
         yield launched
 

@@ -32,7 +32,7 @@ from facilitator.rules.lyceum import Move, read_record, table_standing
 from facilitator.rules.lyceum import replay
 from tests.web.helpers import THREE
 
-from .conftest import CHROMIUM, ORGANIZER_PASSWORD, Server, chromium
+from .conftest import CHROMIUM, ORGANIZER_PASSWORD, chromium
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(),
@@ -52,17 +52,6 @@ def stacks_of_a_hung_test():
     faulthandler.dump_traceback_later(120, exit=False)
     yield
     faulthandler.cancel_dump_traceback_later()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    srv = Server(tmp_path_factory.mktemp("event-day-server"))
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
-        print(srv.log_tail())
 
 
 @pytest.fixture(scope="module")

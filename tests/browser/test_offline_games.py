@@ -32,7 +32,7 @@ from facilitator.web.games import stale_text
 from tests.games import plugin
 from tests.games.drivers import DRIVERS, Move
 
-from .conftest import CHROMIUM, ORGANIZER_PASSWORD, Server
+from .conftest import CHROMIUM, ORGANIZER_PASSWORD
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is not installed")]
@@ -46,17 +46,6 @@ GAMES = sorted(g.key for g in games.registered() if g.key != plugin.KEY)
 def language(key):
     """The game's first language that is not English (the players' own)."""
     return next((loc for loc in games.get(key).locales if loc != "en"), "en")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    srv = Server(tmp_path_factory.mktemp("offline-games"))
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
-        print(srv.log_tail())
 
 
 @pytest.fixture(scope="module")

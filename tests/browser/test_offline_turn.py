@@ -17,23 +17,12 @@ from facilitator.rules.lyceum import Move
 from facilitator.rules.lyceum.answers import turn_answers
 from tests.web.helpers import FOUR
 
-from .conftest import CHROMIUM, ORGANIZER_PASSWORD, Server
+from .conftest import CHROMIUM, ORGANIZER_PASSWORD
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is not installed")]
 
 WAIT_MS = 8_000
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    srv = Server(tmp_path_factory.mktemp("offline-turn"))
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
-        print(srv.log_tail())
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from .conftest import CHROMIUM, ORGANIZER_PASSWORD
+from .conftest import CHROMIUM, ORGANIZER_PASSWORD, Server
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(),
@@ -26,6 +26,19 @@ SEATS = [
     {"name": "Борис", "born": "2009-05-01", "character": "C02", "extra": {"communication": 3, "health": 2}},
     {"name": "Вика", "born": "2008-11-30", "character": "C06", "extra": {"creativity": 3, "energy": 2}},
 ]
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory):
+    """A server of this module's own: the test edits the sample pack (its version 2, the one
+    unstarted table that plays it), which the other modules' server must keep as shipped."""
+    server = Server(tmp_path_factory.mktemp("pack-editor-server"))
+    server.start()
+    try:
+        yield server.base
+    finally:
+        server.stop()
+        print(server.log_tail())
 
 
 def tap(page, locator):

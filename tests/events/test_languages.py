@@ -15,6 +15,14 @@ from facilitator.i18n import ALL_LOCALES, gettext, use_locale
 from facilitator.storage.models import GameTable
 from tests.pages import db, organizer_browser, send
 
+import conftest as root  # tests/conftest.py: how a fresh database is made
+
+
+@pytest.fixture
+def db_url(tmp_path, tmp_path_factory):
+    """SQLite only: nothing here is about the storage (the language of every page)."""
+    return root.sqlite_database(tmp_path, tmp_path_factory)
+
 LYCEUM, ALTER_EGO, NEW_ANGELES = "lyceum-16-25", "alter-ego-3", "new-angeles"
 
 

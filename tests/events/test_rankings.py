@@ -16,7 +16,17 @@ from facilitator.storage.models import Event
 
 from .helpers import db, english, final_xp, game_record, import_table, new_event, text
 
+import conftest as root  # tests/conftest.py: how a fresh database is made
+
 pytestmark = pytest.mark.db
+
+
+@pytest.fixture
+def db_url(tmp_path, tmp_path_factory):
+    """SQLite only: nothing here is about the storage (the rankings worked out and shown; events and
+    tables are stored on both backends by test_dashboard.py, test_backups.py and
+    test_restore_checks.py)."""
+    return root.sqlite_database(tmp_path, tmp_path_factory)
 
 
 def competition_places(scores):

@@ -16,6 +16,14 @@ from facilitator.games.newangeles.words import (build_protocol, capital_chart_sv
 from facilitator.rules.newangeles import read_record, replay
 from tests.newangeles_web.helpers import example, record, seated
 
+import conftest as root  # tests/conftest.py: how a fresh database is made
+
+
+@pytest.fixture
+def db_url(tmp_path, tmp_path_factory):
+    """SQLite only: nothing here is about the storage (the protocol's workbook and PDF laid out)."""
+    return root.sqlite_database(tmp_path, tmp_path_factory)
+
 
 def game_of(name, upto=None):
     data = example(name)

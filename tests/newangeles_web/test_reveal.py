@@ -3,10 +3,21 @@ who won and why. Both example records of RECORD.md, imported, show their printed
 
 import re
 
+import pytest
+
 from facilitator import services
 from facilitator.storage import session_scope
 from tests.newangeles_web.helpers import (engine, example, get, load, move_post, post, record, screen, seated, seq,
                                           submit)
+
+import conftest as root  # tests/conftest.py: how a fresh database is made
+
+
+@pytest.fixture
+def db_url(tmp_path, tmp_path_factory):
+    """SQLite only: nothing here is about the storage (the reveal's screens and winners; New Angeles'
+    moves are stored on both backends by test_table_moves.py)."""
+    return root.sqlite_database(tmp_path, tmp_path_factory)
 
 
 def takeover(app, table_id):

@@ -21,6 +21,14 @@ from facilitator.games.newangeles import GAME as GAME_PACKAGE
 from facilitator.games.newangeles.words import event_line
 from facilitator.rules.newangeles import default_pack
 
+import conftest as root  # tests/conftest.py: how a fresh database is made
+
+
+@pytest.fixture
+def db_url(tmp_path, tmp_path_factory):
+    """SQLite only: nothing here is about the storage (the tracker's words in each language)."""
+    return root.sqlite_database(tmp_path, tmp_path_factory)
+
 ROOT = Path(__file__).resolve().parents[2]
 GAME = ROOT / "facilitator" / "games" / "newangeles"  # the game's package
 TEMPLATES = GAME / "templates"

@@ -10,6 +10,16 @@ import pytest
 
 from .helpers import PACKS, everything, get, submit, versions
 
+import conftest as root  # tests/conftest.py: how a fresh database is made
+
+
+@pytest.fixture
+def db_url(tmp_path, tmp_path_factory):
+    """SQLite only: nothing here is about the storage (refusals of the editor's forms, which store
+    nothing; the editor's saves are stored on both backends by test_editor.py and test_versioning.py)."""
+    return root.sqlite_database(tmp_path, tmp_path_factory)
+
+
 SAMPLE = PACKS + "/sample"
 NEW_GREEN = {"code": "L-G-10", "title": "Шахматный турнир", "conditions_intellect": 3, "gains_intellect": 1}
 

@@ -9,6 +9,14 @@ from facilitator.rules import registry
 from tests.games.drivers import new_table
 from tests.pages import db
 
+import conftest as root  # tests/conftest.py: how a fresh database is made
+
+
+@pytest.fixture
+def db_url(tmp_path, tmp_path_factory):
+    """SQLite only: nothing here is about the storage (the language of the API's answers)."""
+    return root.sqlite_database(tmp_path, tmp_path_factory)
+
 AE = [{"name": "Aino", "born": "1991-04-02", "actives": ["pare", "ville", "meira"]},
       {"name": "Bertta", "born": "1985-11-20", "actives": ["niksu", "tommi", "imaami"]}]
 

@@ -10,7 +10,15 @@ from facilitator.rules.lyceum import Move
 
 from .helpers import get, pass_until, record, submit
 
+import conftest as root  # tests/conftest.py: how a fresh database is made
+
 pytestmark = pytest.mark.db
+
+
+@pytest.fixture
+def db_url(tmp_path, tmp_path_factory):
+    """SQLite only: nothing here is about the storage (the final screen drawn)."""
+    return root.sqlite_database(tmp_path, tmp_path_factory)
 
 
 def rows(page):

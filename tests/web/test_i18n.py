@@ -16,6 +16,14 @@ from facilitator.rules.lyceum import Move
 
 from .helpers import THREE, create_table, get, load, move_form, pass_until, record, seated_table
 
+import conftest as root  # tests/conftest.py: how a fresh database is made
+
+
+@pytest.fixture
+def db_url(tmp_path, tmp_path_factory):
+    """SQLite only: nothing here is about the storage (the screens' words in each language)."""
+    return root.sqlite_database(tmp_path, tmp_path_factory)
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # one phrase per screen that only that screen's own text contains

@@ -15,6 +15,15 @@ from facilitator.web.api import _as_json
 from facilitator.web.openapi import openapi_document
 from tests.schema_check import check_document, schema_errors
 
+import conftest as root  # tests/conftest.py: how a fresh database is made
+
+
+@pytest.fixture
+def db_url(tmp_path, tmp_path_factory):
+    """SQLite only: nothing here is about the storage (the OpenAPI document against the engines' moves
+    and states)."""
+    return root.sqlite_database(tmp_path, tmp_path_factory)
+
 TESTS = Path(__file__).resolve().parent.parent
 DOC = openapi_document()
 GAMES = ("lyceum-16-25", "alter-ego-3", "new-angeles")

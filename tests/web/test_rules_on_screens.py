@@ -16,7 +16,16 @@ from facilitator.rules.lyceum import game as engine
 
 from .helpers import THREE, create_table, get, load, record
 
+import conftest as root  # tests/conftest.py: how a fresh database is made
+
 pytestmark = pytest.mark.db
+
+
+@pytest.fixture
+def db_url(tmp_path, tmp_path_factory):
+    """SQLite only: nothing here is about the storage (the engine's numbers and sentences on the
+    screens)."""
+    return root.sqlite_database(tmp_path, tmp_path_factory)
 
 
 def turn_text(host, table_id):

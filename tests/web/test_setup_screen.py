@@ -12,7 +12,16 @@ from facilitator.rules.lyceum import Move
 from .helpers import (ANYA, BORIS, FOUR, GOSHA, THREE, VIKA, create_table, each_case, get, load, post, post_setup,
                       record, setup_data)
 
+import conftest as root  # tests/conftest.py: how a fresh database is made
+
 pytestmark = pytest.mark.db
+
+
+@pytest.fixture
+def db_url(tmp_path, tmp_path_factory):
+    """SQLite only: nothing here is about the storage (the setup screen's form, its refusals and the
+    turn order it shows; players are stored on both backends by test_api.py and the event tests)."""
+    return root.sqlite_database(tmp_path, tmp_path_factory)
 
 RANDOM = "__random__"
 

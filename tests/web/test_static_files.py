@@ -9,6 +9,14 @@ import pytest
 
 from facilitator.web.static_files import KEEP_SECONDS, version
 
+import conftest as root  # tests/conftest.py: how a fresh database is made
+
+
+@pytest.fixture
+def db_url(tmp_path, tmp_path_factory):
+    """SQLite only: nothing here is about the storage (the static files' names and caching)."""
+    return root.sqlite_database(tmp_path, tmp_path_factory)
+
 LINKED = ("app.css", "app.js", "outbox.js")
 
 

@@ -13,7 +13,17 @@ from facilitator.rules.lyceum.deck import next_card
 from .helpers import (create_table, draw_page, each_case, get, legal_kinds, load, offered_moves, pass_until, player_panels, post, record,
                       seq, submit)
 
+import conftest as root  # tests/conftest.py: how a fresh database is made
+
 pytestmark = pytest.mark.db
+
+
+@pytest.fixture
+def db_url(tmp_path, tmp_path_factory):
+    """SQLite only: nothing here is about the storage (the screens drawn and the legal actions they
+    offer; the moves they lead to are stored on both backends by test_moves.py, test_safe_writes.py and
+    test_api.py)."""
+    return root.sqlite_database(tmp_path, tmp_path_factory)
 
 
 def turn_page(host, table_id):
