@@ -150,3 +150,36 @@ def test_a_replayed_moves_events_told_when_read_are_the_ones_it_would_have_noted
     assert {"transfer", "deal_won", "asset_taken", "emergency_spent", "production", "event", "threat", "takeover",
             "rounds_over", "round_advanced", "investment_scored", "demand_met", "demand_missed", "demand_revealed",
             "capital", "supply"} <= codes
+
+
+def test_a_plain_offer_support_or_investment_read_again_is_the_same_object_and_only_of_the_same_types():
+    deal = {"type": "deal", "active": "Anna", "asset": "A1", "main": {"card": "Media"},
+            "counteroffers": [{"player": "Boris", "emergency": "haas"}],
+            "support": [{"player": "Vera", "offer": "counter", "cards": 1}]}
+    first, again = read_move(copy.deepcopy(deal)), read_move(copy.deepcopy(deal))
+    assert first == again and first.to_dict() == deal
+    assert again.main is first.main and again.counteroffers[0] is first.counteroffers[0]
+    assert again.support[0] is first.support[0]
+    demand = {"type": "demand_round", "investments": [{"player": "Anna", "card": "I1", "capital": 2}]}
+    assert read_move(copy.deepcopy(demand)).investments[0] is read_move(copy.deepcopy(demand)).investments[0]
+    # equal values of another type (True == 1, 1.0 == 1) are not the value read before
+    for twist in (lambda m: m["support"][0].update(cards=True), lambda m: m["support"][0].update(cards=1.0),
+                  lambda m: m["investments"][0].update(capital=2.0), lambda m: m["investments"][0].update(capital=False),
+                  lambda m: m["main"].update(emergency=None), lambda m: m["counteroffers"][0].update(card=None)):
+        for data in (deal, demand):
+            twisted = copy.deepcopy(data)
+            try:
+                twist(twisted)
+            except KeyError:
+                continue
+            for strict in (True, False):
+                assert read(twisted, strict, False) == read(twisted, strict, False, fast=False), twisted
+
+
+def test_the_values_kept_are_bounded(monkeypatch):
+    monkeypatch.setattr(moves_module, "KNOWN_LIMIT", 3)
+    monkeypatch.setattr(moves_module, "_SUPPORTS", {})
+    for cards in range(1, 10):
+        move = read_move({"type": "deal", "active": "Anna", "asset": "A1", "main": {"card": "Media"},
+                          "counteroffers": [], "support": [{"player": "Vera", "offer": "main", "cards": cards}]})
+        assert move.support[0].cards == cards and len(moves_module._SUPPORTS) <= 3

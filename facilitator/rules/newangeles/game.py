@@ -573,14 +573,18 @@ class Game:
         if active.seat != self.first:
             raise _illegal("D21", "wrong_active", "wrong active player: expected {expected}",
                            expected=self.first_player, active=active.name)
+        asset = move.asset
         owner = {}
         if transfers:
             self._check_transfers(transfers, {}, owner)
-        if not self.pack.accepts("assets", move.asset):
-            self._check_code("assets", move.asset)  # refuses
-        holder = owner.get(move.asset, self.holder.get(move.asset))
+        codes = self.pack.codes["assets"]  # ``pack.accepts``
+        if codes is not None and asset not in codes:
+            self._check_code("assets", asset)  # refuses
+        holder = owner.get(asset) if owner else None
+        if holder is None:
+            holder = self.holder.get(asset)
         if holder is not None:
-            raise _illegal("D29", "asset_held", "asset already held by {holder}", holder=holder, asset=move.asset)
+            raise _illegal("D29", "asset_held", "asset already held by {holder}", holder=holder, asset=asset)
         if upto >= 1:
             if move.main is None:
                 raise MalformedError("move.main", "is missing")
@@ -588,50 +592,56 @@ class Game:
                 self._check_offer(move.main, active)
         # counteroffers: one opportunity each, clockwise from the active player's left (§4, D3)
         n = len(self.players)
+        name, seat = active.name, active.seat
         seen, last = set(), 0
         for c in counters:
-            if c.player == active.name:
-                raise _illegal("§4", "active_countered", "the active player countered", player=c.player)
-            if c.player in seen:
-                raise _illegal("§4", "countered_twice", "{player} countered twice", player=c.player)
-            offset = (by_name[c.player].seat - active.seat) % n
+            player = c.player
+            if player == name:
+                raise _illegal("§4", "active_countered", "the active player countered", player=player)
+            if player in seen:
+                raise _illegal("§4", "countered_twice", "{player} countered twice", player=player)
+            offset = (by_name[player].seat - seat) % n
             if offset < last:
                 raise _illegal("§4", "counter_order", "counteroffers out of clockwise order from the active "
-                               "player's left: {player} after {previous}", player=c.player,
-                               previous=self.players[(active.seat + last) % n].name)
+                               "player's left: {player} after {previous}", player=player,
+                               previous=self.players[(seat + last) % n].name)
             if c.offer.emergency is not None:
-                self._check_offer(c.offer, by_name[c.player])
-            seen.add(c.player)
+                self._check_offer(c.offer, by_name[player])
+            seen.add(player)
             last = offset
         standing = counters[-1] if counters else None
+        countered = None if standing is None else standing.player
         last_counter = last
         # support: players without a standing offer, once each, clockwise (§4, D3, D4)
         s_main, s_counter, seen, last = 0, 0, set(), 0
         for s in supports:
-            if s.player == active.name or (standing is not None and s.player == standing.player):
+            player = s.player
+            if player == name or player == countered:
                 raise _illegal("D3", "supports_with_offer", "{player} supports while holding an offer",
-                               player=s.player)
-            if s.player in seen:
-                raise _illegal("D4", "supports_twice", "{player} supports twice", player=s.player)
-            offset = (by_name[s.player].seat - active.seat) % n
+                               player=player)
+            if player in seen:
+                raise _illegal("D4", "supports_twice", "{player} supports twice", player=player)
+            offset = (by_name[player].seat - seat) % n
             if offset < last:
                 raise _illegal("§4", "support_order", "supports out of clockwise order from the active player's "
-                               "left: {player} after {previous}", player=s.player,
-                               previous=self.players[(active.seat + last) % n].name)
-            if s.cards < 1:
+                               "left: {player} after {previous}", player=player,
+                               previous=self.players[(seat + last) % n].name)
+            cards = s.cards
+            if cards < 1:
                 raise _illegal("D4", "support_cards", "cards < 1: {player} supports with {cards} cards",
-                               player=s.player, cards=s.cards)
-            if s.offer == "counter" and standing is None:
-                raise _illegal("D4", "counter_missing", "counter with no counteroffer: {player} supports it",
-                               player=s.player)
-            seen.add(s.player)
-            last = offset
+                               player=player, cards=cards)
             if s.offer == "main":
-                s_main += s.cards
+                s_main += cards
             else:
-                s_counter += s.cards
+                if standing is None and s.offer == "counter":
+                    raise _illegal("D4", "counter_missing", "counter with no counteroffer: {player} supports it",
+                                   player=player)
+                s_counter += cards
+            seen.add(player)
+            last = offset
         if upto >= 3:
-            extra_main, extra_counter = move.extra_main, move.extra_counter
+            extra = move.extra_support  # ``move.extra_main`` and ``move.extra_counter``
+            extra_main, extra_counter = (extra.get("main", 0), extra.get("counter", 0)) if extra else (0, 0)
             if (extra_main or extra_counter) and move.extra_reason is None:
                 raise _illegal("D27", "extra_reason_missing", "extra support without extra_reason (main {main}, "
                                "counter {counter})", main=extra_main, counter=extra_counter)
