@@ -4,11 +4,12 @@ refusal, for every move of random games and for every twist of them below."""
 
 import copy
 import json
+from dataclasses import fields
 
 from facilitator.rules.errors import MalformedError
 from facilitator.rules.newangeles import moves as moves_module
 from facilitator.rules.newangeles import read_move
-from facilitator.rules.newangeles.game import MoveResult
+from facilitator.rules.newangeles.game import Game, MoveResult
 from facilitator.rules.newangeles.rounds import round_info
 from facilitator.rules.newangeles.simulate import random_game
 
@@ -115,7 +116,70 @@ def test_every_usual_move_and_every_twist_of_it_reads_as_the_full_reader_reads_i
 
 def test_a_move_result_made_fast_is_the_one_its_init_makes():
     move = read_move({"type": "threat", "amount": 1, "reason": "event"})
-    fast, made = MoveResult.new(3, move, round_info(2)), MoveResult(index=3, move=move, round=round_info(2))
-    assert vars(fast) == vars(made) and list(vars(fast)) == list(vars(made)) and fast == made
-    for name in ("capital", "supply", "assets", "emergency", "events"):  # a new dict or list of its own
-        assert getattr(fast, name) is not getattr(MoveResult.new(3, move, {}), name)
+    fast, made = MoveResult.new(3, move, 2), MoveResult(index=3, move=move, round=round_info(2))
+    assert [(f.name, getattr(fast, f.name)) for f in fields(MoveResult)] \
+        == [(f.name, getattr(made, f.name)) for f in fields(MoveResult)] and fast == made
+    for name in ("capital", "supply", "assets", "emergency", "events", "round"):  # a new dict or list of its own
+        assert getattr(fast, name) is not getattr(MoveResult.new(3, move, 2), name)
+    assert "events" in vars(fast) and fast.events is fast.events  # written once, when first read
+    try:
+        fast.no_such_field
+    except AttributeError as err:
+        assert "no_such_field" in str(err)
+    else:
+        raise AssertionError("an unknown attribute is read")
+
+
+def test_a_replayed_moves_events_told_when_read_are_the_ones_it_would_have_noted():
+    """The events of every move of random games (every kind, takeovers and ends by rounds
+    among them), told when read after the game went on, against the events of the same move
+    applied to a copy of the game and read at once."""
+    codes = set()
+    for seed in range(40):
+        record = random_game(seed, players=4 + seed % 3, end=("rounds", "threat")[seed % 2])
+        game = Game(record.pack, record.setup)
+        now = []
+        for move in record.moves:
+            result = game.copy().apply(move)
+            now.append((copy.deepcopy(result.events), copy.deepcopy(result.deal), result.round))
+            game.apply(move)
+        for result, (events, deal, round) in zip(game.history, now):
+            assert "events" not in vars(result) or result.move.type in ("adjust", "finish")
+            assert (result.events, result.deal, result.round) == (events, deal, round), result.move
+            codes.update(code for code, _ in events)
+    assert {"transfer", "deal_won", "asset_taken", "emergency_spent", "production", "event", "threat", "takeover",
+            "rounds_over", "round_advanced", "investment_scored", "demand_met", "demand_missed", "demand_revealed",
+            "capital", "supply"} <= codes
+
+
+def test_a_plain_offer_support_or_investment_read_again_is_the_same_object_and_only_of_the_same_types():
+    deal = {"type": "deal", "active": "Anna", "asset": "A1", "main": {"card": "Media"},
+            "counteroffers": [{"player": "Boris", "emergency": "haas"}],
+            "support": [{"player": "Vera", "offer": "counter", "cards": 1}]}
+    first, again = read_move(copy.deepcopy(deal)), read_move(copy.deepcopy(deal))
+    assert first == again and first.to_dict() == deal
+    assert again.main is first.main and again.counteroffers[0] is first.counteroffers[0]
+    assert again.support[0] is first.support[0]
+    demand = {"type": "demand_round", "investments": [{"player": "Anna", "card": "I1", "capital": 2}]}
+    assert read_move(copy.deepcopy(demand)).investments[0] is read_move(copy.deepcopy(demand)).investments[0]
+    # equal values of another type (True == 1, 1.0 == 1) are not the value read before
+    for twist in (lambda m: m["support"][0].update(cards=True), lambda m: m["support"][0].update(cards=1.0),
+                  lambda m: m["investments"][0].update(capital=2.0), lambda m: m["investments"][0].update(capital=False),
+                  lambda m: m["main"].update(emergency=None), lambda m: m["counteroffers"][0].update(card=None)):
+        for data in (deal, demand):
+            twisted = copy.deepcopy(data)
+            try:
+                twist(twisted)
+            except KeyError:
+                continue
+            for strict in (True, False):
+                assert read(twisted, strict, False) == read(twisted, strict, False, fast=False), twisted
+
+
+def test_the_values_kept_are_bounded(monkeypatch):
+    monkeypatch.setattr(moves_module, "KNOWN_LIMIT", 3)
+    monkeypatch.setattr(moves_module, "_SUPPORTS", {})
+    for cards in range(1, 10):
+        move = read_move({"type": "deal", "active": "Anna", "asset": "A1", "main": {"card": "Media"},
+                          "counteroffers": [], "support": [{"player": "Vera", "offer": "main", "cards": cards}]})
+        assert move.support[0].cards == cards and len(moves_module._SUPPORTS) <= 3

@@ -16,6 +16,8 @@ from .moves import Move
 from .setup import DECLARATION_BONUS, check_setup, start_skills, turn_order
 from .skills import SKILLS
 
+SKILL_SET = frozenset(SKILLS)
+
 #: RULES.md 3.5: free SP for every new level reached
 LEVEL_UP_SP = 2
 #: RULES.md 3.3: a deferred card is playable in the next rounds, this many
@@ -582,7 +584,7 @@ class Game:
         if not p.pending:
             raise _illegal("3.6", "nothing_pending", "{player} has no free SP to allocate", player=p.name)
         for s, v in move.sp.items():  # free SP are added, never taken: no hidden redistribution
-            if s not in SKILLS or v < 0:
+            if s not in SKILL_SET or v < 0:
                 raise _illegal("3.6", "allocate_negative",
                                "free SP are added to skills, so {skill} {value} cannot be allocated",
                                skill=s, value=v)
@@ -597,7 +599,10 @@ class Game:
             raise _illegal("3.6", "allocate_sum",
                            "{player} must allocate exactly {pending} free SP at once, got {given}",
                            player=p.name, pending=p.pending, given=given)
-        self._check_max({s: p.skills[s] + move.sp.get(s, 0) for s in SKILLS}, "3.6")
+        after = p.skills.copy()  # every skill, the SP added
+        for s, v in move.sp.items():
+            after[s] += v
+        self._check_max(after, "3.6")
 
         def run(result):
             for s, v in move.sp.items():
@@ -699,7 +704,11 @@ class Game:
         return redistribute
 
     def _check_max(self, skills, rule):
+        """Refuse the first skill of ``skills`` (every skill's value) above the pack's maximum
+        (above ``MAX_SP`` in a pack without one)."""
         mx = self.pack.skill_max
+        if max(skills.values()) <= (MAX_SP if mx is None else mx):  # the usual case, checked at once
+            return
         if mx is None:
             for s in SKILLS:
                 if skills[s] > MAX_SP:

@@ -93,10 +93,6 @@ class Move:
         return out
 
 
-#: every field of a ``Move`` with its default, for ``_usual_move`` (``extra`` gets a new dict)
-_MOVE_DEFAULTS = {name: f.default for name, f in Move.__dataclass_fields__.items() if name != "extra"}
-
-
 def _line(value, limit):
     """``value`` when ``read_text`` would take it as it is without a second look: a non-blank
     one-line text within ``limit`` (printable characters are no control characters)."""
@@ -160,12 +156,23 @@ def _usual_move(data):
                 args[key] = value
             else:
                 return None
-    move = object.__new__(Move)  # a frozen dataclass: its fields set as its __init__ would
-    fields = move.__dict__
-    fields.update(_MOVE_DEFAULTS)
-    fields.update(args)
-    fields["extra"] = nulls or {}
+    args["extra"] = nulls or {}
+    move = object.__new__(Move)  # a frozen dataclass made without its __init__: a field left at its
+    move.__dict__.update(args)  # default (None) reads the class's
     return move
+
+
+def usual_moves(raw):
+    """A record's moves (a list) when every one of them is a usual move, read fast; else None
+    (``read_record`` then reads them one by one, which names the first that is no move)."""
+    out = []
+    append = out.append
+    for data in raw:
+        move = _usual_move(data) if type(data) is dict else None
+        if move is None:
+            return None
+        append(move)
+    return out
 
 
 #: the keys ``_usual_move`` reads, by move type (a key added to a type's fields is read the full way)

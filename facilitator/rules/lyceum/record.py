@@ -10,7 +10,7 @@ from ..packcache import read_once
 from ..errors import MalformedError, PackError, RulesError, SetupError
 from .fields import MAX_MOVES, MAX_NAME, MAX_PLAYERS_LISTED, check_text, read_list, read_object, require, shown
 from .game import Game
-from .moves import read_move
+from .moves import read_move, usual_moves
 from .pack import read_pack
 from .setup import read_player
 
@@ -67,7 +67,9 @@ def read_record(data):
     raw_players = read_list(require(data, "players", ""), "players", MAX_PLAYERS_LISTED)
     players = [read_player(p, f"players[{i}]") for i, p in enumerate(raw_players)]
     moves = read_list(require(data, "moves", ""), "moves", MAX_MOVES)
-    moves = read_moves(moves, lambda m, path: read_move(m, path, strict=False))  # unknown keys: ignored
+    usual = usual_moves(moves)  # a record of usual moves, read fast
+    moves = usual if usual is not None else read_moves(
+        moves, lambda m, path: read_move(m, path, strict=False))  # unknown keys: ignored
     extra = {k: v for k, v in data.items() if k not in _KNOWN}
     return Record(table=table, pack=pack, players=players, moves=moves, extra=extra, raw_content=content,
                   raw_players=list(raw_players))

@@ -144,21 +144,92 @@ class DealPreview:
 
 class _DealEntry:
     """``MoveResult.deal``: the standings' entry of the deal a move made, written from its
-    ``DealRecord`` when first read (a replay reads none of them; nothing of a deal changes
-    after it is made, so the entry reads the same whenever it is written). A result's own
-    ``deal`` (None, or a value set) hides this; ``_deal_made`` takes it away for a deal."""
+    ``DealRecord`` (``_deal``) when first read (a replay reads none of them; nothing of a deal
+    changes after it is made, so the entry reads the same whenever it is written). A result's
+    own ``deal`` (a value set) hides this; a result of no deal reads None."""
 
     def __get__(self, result, owner=None):
         if result is None:
             return None  # the field's default
-        entry = result.__dict__["deal"] = result.__dict__["_deal"].to_dict()  # two threads: equal entries
+        record = result.__dict__.get("_deal")
+        if record is None:
+            return None
+        entry = result.__dict__["deal"] = record.to_dict()  # two threads: equal entries
         return entry
 
 
-def _deal_made(result, record):
-    """Set ``result.deal`` to ``record``'s entry, written when first read."""
-    del result.__dict__["deal"]
-    result.__dict__["_deal"] = record
+# ----- a move's events, told when first read -------------------------------------------------
+# ``MoveResult.events`` of a replayed move is written only when read (a replay reads none), from
+# what the result and its move keep and the few numbers its move's ``run`` left in ``_told``
+# (``(teller, *values)``, values of the moment, never the game's state, which goes on changing).
+# Each teller gives the events in the order the move made its changes.
+
+
+def _threat_told(result, out, threat, threat_max):
+    """A threat change and the takeover it brought (``Game._add_threat``)."""
+    if result.threat is not None:
+        out.append(("threat", dict(result.threat)))
+    if result.ended_by == "threat":
+        out.append(("takeover", {"threat": threat, "threat_max": threat_max}))
+
+
+def _deal_told(result):
+    move, record = result.move, result.__dict__["_deal"]
+    out = [("transfer", t.public()) for t in move.transfers] if move.transfers else []
+    out.append(("deal_won", {"n": record.n, "won_by": record.won_by, "winner": record.winner, "tie": record.tie,
+                             "main": record.support_main, "counter": record.support_counter,
+                             "overridden": move.override_reason is not None}))
+    out.append(("asset_taken", {"player": record.winner, "asset": move.asset}))
+    offer = move.main if record.won_by == "main" else move.counteroffers[-1].offer
+    if offer.emergency is not None:
+        out.append(("emergency_spent", {"player": record.winner, "corp": offer.emergency}))
+    return out
+
+
+def _end_round_told(result, threat, threat_max):
+    move = result.move
+    added = move.event_threat or 0
+    out = [("production", {r: a for r, a in (move.production or {}).items() if a})]
+    if move.event is not None or added:
+        out.append(("event", {"event": move.event, "threat": added}))
+    _threat_told(result, out, threat, threat_max)
+    if result.advanced is not None:
+        out.append(("round_advanced", dict(result.advanced)))
+    return out
+
+
+def _demand_round_told(result, scored, met, card, short, added, new_card, keys, threat, threat_max):
+    out = [("investment_scored", dict(s)) for s in scored]
+    out.append(("demand_met" if met else "demand_missed", {"card": card, "short": dict(short), "threat_added": added}))
+    _threat_told(result, out, threat, threat_max)
+    if result.ended_by == "rounds":
+        out.append(("rounds_over", {"threat": threat, "threat_max": threat_max}))
+    if result.advanced is not None:
+        out.append(("demand_revealed", {"card": new_card.code, "threat": new_card.threat,
+                                        "targets": new_card.full_targets(keys)}))
+        out.append(("round_advanced", dict(result.advanced)))
+    return out
+
+
+def _capital_told(result, capital):
+    move = result.move
+    return [("capital", {"player": move.player, "amount": move.amount, "capital": capital, "reason": move.reason})]
+
+
+def _threat_move_told(result, threat, threat_max):
+    out = []
+    _threat_told(result, out, threat, threat_max)
+    return out
+
+
+def _supply_told(result, supply):
+    reason = result.move.reason
+    return [("supply", {"resource": r, "amount": delta, "supply": supply[r], "reason": reason})
+            for r, delta in result.supply.items()]
+
+
+def _transfer_told(result):
+    return [("transfer", result.move.transfer.public())]
 
 
 @dataclass
@@ -173,7 +244,8 @@ class MoveResult:
     deal entry and ``demand`` the demand-history entry plus the scored ``investments``;
     ``ended_by`` is set by the move that ended the game; ``outcome`` by ``finish``.
     ``events`` narrates the move in order as ``(code, params)`` pairs. Before finish nothing
-    here names a rival (D22)."""
+    here names a rival (D22). A result is read, never changed, by the screens: ``round``,
+    ``deal`` and ``events`` of a replayed move are written when first read, from what it keeps."""
 
     index: int
     move: Move
@@ -185,7 +257,7 @@ class MoveResult:
     emergency: dict = field(default_factory=dict)
     first_player: dict | None = None
     assets_left: dict | None = None
-    deal: dict | None = _DealEntry()  # a DealRecord set here is read as its entry
+    deal: dict | None = _DealEntry()  # a DealRecord set as ``_deal`` is read as its entry
     demand: dict | None = None
     advanced: dict | None = None
     ended_by: str | None = None
@@ -195,15 +267,27 @@ class MoveResult:
     def note(self, code, **params):
         self.events.append((code, params))
 
+    def __getattr__(self, name):
+        """A field ``new`` left unwritten (the others of its kind read their class's default):
+        ``round`` from the move's slot, ``events`` told from ``_told`` (none: no event yet)."""
+        fields = self.__dict__
+        if name == "events":
+            told = fields.get("_told")
+            events = fields["events"] = [] if told is None else told[0](self, *told[1:])  # two threads: equal
+            return events
+        if name == "round" and "_slot" in fields:
+            info = fields["round"] = round_info(fields["_slot"])
+            return info
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     @classmethod
-    def new(cls, index, move, round):
-        """``MoveResult(index, move, round)``, made without the dataclass's ``__init__`` (one is
-        made for every move of every replay); ``tests/newangeles/test_na_replay_fast_paths.py``
-        holds the two the same."""
+    def new(cls, index, move, slot):
+        """``MoveResult(index, move, round_info(slot))``, made without the dataclass's
+        ``__init__`` (one is made for every move of every replay): its ``round`` and ``events``
+        are written when first read, and a field whose default is None reads the class's;
+        ``tests/newangeles/test_na_replay_fast_paths.py`` holds the two the same."""
         result = object.__new__(cls)
-        result.__dict__.update(index=index, move=move, round=round, capital={}, threat=None, supply={}, assets=[],
-                               emergency={}, first_player=None, assets_left=None, deal=None, demand=None,
-                               advanced=None, ended_by=None, outcome=None, events=[])
+        result.__dict__.update(index=index, move=move, _slot=slot, capital={}, supply={}, assets=[], emergency={})
         return result
 
 
@@ -350,7 +434,7 @@ class Game:
     def apply(self, move):
         """Carry out a legal move and return what it changed; an illegal one changes nothing."""
         run = self._plan(move)
-        result = MoveResult.new(len(self.moves), move, round_info(self.slot))
+        result = MoveResult.new(len(self.moves), move, self.slot)
         run(result)
         self.moves.append(move)
         self.history.append(result)
@@ -450,7 +534,6 @@ class Game:
             receiver.assets.append(asset)
             self.holder[asset] = receiver.name
             result.assets.append({"asset": asset, "from": giver.name, "to": receiver.name})
-        result.note("transfer", **t.public())
 
     # ----- deal (§4) ---------------------------------------------------------------------
     def _check_offer(self, offer, owner):
@@ -490,14 +573,18 @@ class Game:
         if active.seat != self.first:
             raise _illegal("D21", "wrong_active", "wrong active player: expected {expected}",
                            expected=self.first_player, active=active.name)
+        asset = move.asset
         owner = {}
         if transfers:
             self._check_transfers(transfers, {}, owner)
-        if not self.pack.accepts("assets", move.asset):
-            self._check_code("assets", move.asset)  # refuses
-        holder = owner.get(move.asset, self.holder.get(move.asset))
+        codes = self.pack.codes["assets"]  # ``pack.accepts``
+        if codes is not None and asset not in codes:
+            self._check_code("assets", asset)  # refuses
+        holder = owner.get(asset) if owner else None
+        if holder is None:
+            holder = self.holder.get(asset)
         if holder is not None:
-            raise _illegal("D29", "asset_held", "asset already held by {holder}", holder=holder, asset=move.asset)
+            raise _illegal("D29", "asset_held", "asset already held by {holder}", holder=holder, asset=asset)
         if upto >= 1:
             if move.main is None:
                 raise MalformedError("move.main", "is missing")
@@ -505,50 +592,56 @@ class Game:
                 self._check_offer(move.main, active)
         # counteroffers: one opportunity each, clockwise from the active player's left (§4, D3)
         n = len(self.players)
+        name, seat = active.name, active.seat
         seen, last = set(), 0
         for c in counters:
-            if c.player == active.name:
-                raise _illegal("§4", "active_countered", "the active player countered", player=c.player)
-            if c.player in seen:
-                raise _illegal("§4", "countered_twice", "{player} countered twice", player=c.player)
-            offset = (by_name[c.player].seat - active.seat) % n
+            player = c.player
+            if player == name:
+                raise _illegal("§4", "active_countered", "the active player countered", player=player)
+            if player in seen:
+                raise _illegal("§4", "countered_twice", "{player} countered twice", player=player)
+            offset = (by_name[player].seat - seat) % n
             if offset < last:
                 raise _illegal("§4", "counter_order", "counteroffers out of clockwise order from the active "
-                               "player's left: {player} after {previous}", player=c.player,
-                               previous=self.players[(active.seat + last) % n].name)
+                               "player's left: {player} after {previous}", player=player,
+                               previous=self.players[(seat + last) % n].name)
             if c.offer.emergency is not None:
-                self._check_offer(c.offer, by_name[c.player])
-            seen.add(c.player)
+                self._check_offer(c.offer, by_name[player])
+            seen.add(player)
             last = offset
         standing = counters[-1] if counters else None
+        countered = None if standing is None else standing.player
         last_counter = last
         # support: players without a standing offer, once each, clockwise (§4, D3, D4)
         s_main, s_counter, seen, last = 0, 0, set(), 0
         for s in supports:
-            if s.player == active.name or (standing is not None and s.player == standing.player):
+            player = s.player
+            if player == name or player == countered:
                 raise _illegal("D3", "supports_with_offer", "{player} supports while holding an offer",
-                               player=s.player)
-            if s.player in seen:
-                raise _illegal("D4", "supports_twice", "{player} supports twice", player=s.player)
-            offset = (by_name[s.player].seat - active.seat) % n
+                               player=player)
+            if player in seen:
+                raise _illegal("D4", "supports_twice", "{player} supports twice", player=player)
+            offset = (by_name[player].seat - seat) % n
             if offset < last:
                 raise _illegal("§4", "support_order", "supports out of clockwise order from the active player's "
-                               "left: {player} after {previous}", player=s.player,
-                               previous=self.players[(active.seat + last) % n].name)
-            if s.cards < 1:
+                               "left: {player} after {previous}", player=player,
+                               previous=self.players[(seat + last) % n].name)
+            cards = s.cards
+            if cards < 1:
                 raise _illegal("D4", "support_cards", "cards < 1: {player} supports with {cards} cards",
-                               player=s.player, cards=s.cards)
-            if s.offer == "counter" and standing is None:
-                raise _illegal("D4", "counter_missing", "counter with no counteroffer: {player} supports it",
-                               player=s.player)
-            seen.add(s.player)
-            last = offset
+                               player=player, cards=cards)
             if s.offer == "main":
-                s_main += s.cards
+                s_main += cards
             else:
-                s_counter += s.cards
+                if standing is None and s.offer == "counter":
+                    raise _illegal("D4", "counter_missing", "counter with no counteroffer: {player} supports it",
+                                   player=player)
+                s_counter += cards
+            seen.add(player)
+            last = offset
         if upto >= 3:
-            extra_main, extra_counter = move.extra_main, move.extra_counter
+            extra = move.extra_support  # ``move.extra_main`` and ``move.extra_counter``
+            extra_main, extra_counter = (extra.get("main", 0), extra.get("counter", 0)) if extra else (0, 0)
             if (extra_main or extra_counter) and move.extra_reason is None:
                 raise _illegal("D27", "extra_reason_missing", "extra support without extra_reason (main {main}, "
                                "counter {counter})", main=extra_main, counter=extra_counter)
@@ -602,15 +695,12 @@ class Game:
             record = DealRecord(len(self.deals) + 1, SLOTS[self.slot][1], move, s_main,
                                 None if standing is None else s_counter, won_by, winner, tie)
             self.deals.append(record)
-            _deal_made(result, record)  # its entry written when read
-            result.note("deal_won", n=record.n, won_by=won_by, winner=winner, tie=tie,
-                        main=s_main, counter=record.support_counter, overridden=move.override_reason is not None)
+            fields = result.__dict__
+            fields["_deal"], fields["_told"] = record, (_deal_told,)  # its entry and events written when read
             result.assets.append({"asset": move.asset, "from": None, "to": winner})
-            result.note("asset_taken", player=winner, asset=move.asset)
             if offer.emergency is not None:  # D8: a winning emergency card is spent
                 taker.emergency = "facedown"
                 result.emergency[offer.emergency] = "facedown"
-                result.note("emergency_spent", player=winner, corp=offer.emergency)
             self.assets_left -= 1
             self.deals_in_round += 1
             players = self.players
@@ -686,10 +776,8 @@ class Game:
                 if amount:
                     self.supply[res] += amount
                     result.supply[res] = amount
-            result.note("production", **{r: a for r, a in production.items() if a})
-            if move.event is not None or added:
-                result.note("event", event=move.event, threat=added)
             self._add_threat(added, "event", result)
+            result.__dict__["_told"] = (_end_round_told, self.threat, self.pack.threat_max)
             if self.ended:
                 return
             self._advance(result)
@@ -707,21 +795,17 @@ class Game:
         self.threat = min(before + added, self.pack.threat_max)
         capped = before + added > self.pack.threat_max
         result.threat = {"before": before, "after": self.threat, "added": added, "capped": capped, "reason": reason}
-        result.note("threat", **result.threat)
         if self.threat >= self.pack.threat_max:
             self._end("threat", result)
 
     def _end(self, how, result):
         self.ended_by = how
         result.ended_by = how
-        result.note("takeover" if how == "threat" else "rounds_over", threat=self.threat,
-                    threat_max=self.pack.threat_max)
 
     def _advance(self, result):
         before = self.label
         self.slot += 1
         result.advanced = {"from": before, "to": self.label}
-        result.note("round_advanced", **result.advanced)
 
     # ----- demand rounds (§6) -------------------------------------------------------------
     def _plan_demand_round(self, move):
@@ -779,28 +863,24 @@ class Game:
                 if inv.capital:
                     result.capital[p.name] = inv.capital
                 scored.append({"player": p.name, "card": inv.card, "capital": inv.capital})
-                result.note("investment_scored", player=p.name, card=inv.card, capital=inv.capital)
             keys = self.pack.resource_keys
             entry = {"round": label, "card": self.demand.code, "supply": dict(self.supply),
                      "targets": self.demand.full_targets(keys), "short": short, "met": met, "threat_added": added}
             self.demand_history.append(entry)
             result.demand = dict(entry, supply=dict(entry["supply"]), targets=dict(entry["targets"]),
                                  short=dict(short), investments=scored)
-            result.note("demand_met" if met else "demand_missed", card=self.demand.code, short=dict(short),
-                        threat_added=added)
             self._add_threat(added, "demand", result)  # step 2
-            if self.ended:
-                return
-            if last:
+            if not self.ended and last:
                 self._end("rounds", result)
+            result.__dict__["_told"] = (_demand_round_told, scored, met, self.demand.code, short, added, new_card, keys,
+                                        self.threat, self.pack.threat_max)
+            if self.ended:
                 return
             for r in keys:  # step 3: every supply track returns to 0, the next card is revealed
                 if self.supply[r]:
                     result.supply[r] = -self.supply[r]
                     self.supply[r] = 0
             self.demand = new_card
-            result.note("demand_revealed", card=new_card.code, threat=new_card.threat,
-                        targets=new_card.full_targets(keys))
             self._advance(result)
             self.deals_in_round = 0
         return run
@@ -818,7 +898,7 @@ class Game:
         def run(result):
             p.capital = after
             result.capital[p.name] = move.amount
-            result.note("capital", player=p.name, amount=move.amount, capital=after, reason=move.reason)
+            result.__dict__["_told"] = (_capital_told, after)
         return run
 
     def _plan_threat(self, move):
@@ -836,7 +916,7 @@ class Game:
                 result.threat = {"before": self.threat, "after": after, "added": move.amount, "capped": False,
                                  "reason": move.reason}
                 self.threat = after
-                result.note("threat", **result.threat)
+            result.__dict__["_told"] = (_threat_move_told, self.threat, self.pack.threat_max)
         return run
 
     def _plan_supply(self, move):
@@ -854,7 +934,7 @@ class Game:
                 if delta:
                     self.supply[res] += delta
                     result.supply[res] = delta
-                    result.note("supply", resource=res, amount=delta, supply=self.supply[res], reason=move.reason)
+            result.__dict__["_told"] = (_supply_told, dict(self.supply))
         return run
 
     def _plan_transfer(self, move):
@@ -862,6 +942,7 @@ class Game:
 
         def run(result):
             self._run_transfer(move.transfer, result)
+            result.__dict__["_told"] = (_transfer_told,)
         return run
 
     def _plan_adjust(self, move):

@@ -513,18 +513,105 @@ def _made(cls, fields):
     return made
 
 
+# A record names the same few offers, supports and investments again and again (six players,
+# a few cards, support of 1 to 3 cards). Each is immutable, so one object serves every move that
+# names it: one read in its plainest shape (its own keys only, none of them null) is kept by its
+# values, and a later one of the same values, checked to be of the same types, is that object
+# (the checks its values passed are the same). Each map is emptied when it is full.
+_OFFERS, _COUNTERS, _SUPPORTS, _INVESTMENTS = {}, {}, {}, {}
+#: the most values each map keeps
+KNOWN_LIMIT = 4096
+
+
+def forget_known():
+    """Empty the maps of values read before (a benchmark times a first read with them empty)."""
+    for values in (_OFFERS, _COUNTERS, _SUPPORTS, _INVESTMENTS):
+        values.clear()
+
+
+def _known(values, key, made):
+    """Keep ``made`` in ``values`` by ``key``; give it back."""
+    if len(values) >= KNOWN_LIMIT:
+        values.clear()
+    values[key] = made
+    return made
+
+
 def _plain_offer(data, nulls=True):
     """The offer of a card or of an emergency card as ``_read_offer_keys`` reads it, else None;
     ``nulls``: with the nulls ``data`` was given (``read_offer``'s; a counteroffer keeps its own).
     (``_line``, ``_nulls`` and ``_made`` spelled out: a deal has several offers.)"""
     card, emergency = data.get("card"), data.get("emergency")
     text = card if emergency is None else emergency if card is None else None
-    if type(text) is not str or len(text) > TEXT or not text.isprintable() or not text.strip():
+    if type(text) is not str:
+        return None
+    plain = nulls and len(data) == 1  # {"card": text} or {"emergency": text}
+    if plain:
+        offer = _OFFERS.get((card, emergency))
+        if offer is not None:
+            return offer
+    if len(text) > TEXT or not text.isprintable() or not text.strip():
         return None
     offer = object.__new__(Offer)
     offer.__dict__.update(card=card, emergency=emergency,
                           extra=_nulls(data) if nulls and None in data.values() else {})
-    return offer
+    return _known(_OFFERS, (card, emergency), offer) if plain else offer
+
+
+def _counteroffer(c):
+    """A deal's counteroffer as ``_read_deal`` reads it, else None."""
+    player = c.get("player") if type(c) is dict else None
+    if type(player) is not str:
+        return None
+    plain = len(c) == 2  # the player and a card or an emergency card
+    if plain:
+        card, emergency = c.get("card"), c.get("emergency")
+        made = _COUNTERS.get((player, card, emergency)) if type(card or emergency) is str else None
+        if made is not None:
+            return made
+    if not c.keys() <= _COUNTER_KEYS or len(player) > NAME or not player.isprintable() or not player.strip():
+        return None
+    offer = _plain_offer(c, nulls=False)
+    if offer is None:
+        return None
+    made = object.__new__(Counteroffer)
+    made.__dict__.update(player=player, offer=offer, extra={} if None not in c.values() else _nulls(c))
+    return _known(_COUNTERS, (player, offer.card, offer.emergency), made) if plain and not made.extra else made
+
+
+def _support(s):
+    """A deal's support as ``_read_deal`` reads it, else None."""
+    if type(s) is not dict or len(s) != 3:  # player, offer and cards, none of them null
+        return None
+    player, offer, cards = s.get("player"), s.get("offer"), s.get("cards")
+    if type(player) is not str or type(offer) is not str or type(cards) is not int:
+        return None
+    made = _SUPPORTS.get((player, offer, cards))
+    if made is not None:
+        return made
+    if not s.keys() <= _SUPPORT_KEYS or len(player) > NAME or not player.isprintable() or not player.strip() \
+            or offer not in OFFERS or not -MAX_NUMBER <= cards <= MAX_NUMBER:
+        return None
+    made = object.__new__(Support)
+    made.__dict__.update(player=player, offer=offer, cards=cards, extra={})
+    return _known(_SUPPORTS, (player, offer, cards), made)
+
+
+def _investment(x):
+    """A demand round's investment as ``_read_demand_round`` reads it, else None."""
+    if type(x) is not dict or len(x) != 3:  # player, card and capital, none of them null
+        return None
+    player, card, capital = x.get("player"), x.get("card"), x.get("capital")
+    if type(player) is not str or type(card) is not str or type(capital) is not int:
+        return None
+    made = _INVESTMENTS.get((player, card, capital))
+    if made is not None:
+        return made
+    if not x.keys() <= _INVESTMENT_KEYS or not _line(player, NAME) or not _line(card, TEXT) \
+            or not _plain_number(capital):
+        return None
+    return _known(_INVESTMENTS, (player, card, capital),
+                  _made(Investment, {"player": player, "card": card, "capital": capital, "extra": {}}))
 
 
 def _plain_map(value):
@@ -564,41 +651,26 @@ def _usual_transfer(x, known=_TRANSFER_KEYS):
 def _usual_deal(data, args):
     """A whole deal read into ``args``; False when any of it is not that plain."""
     active, asset, main = data.get("active"), data.get("asset"), data.get("main")
-    if not (_line(active, NAME) and _line(asset, TEXT)) or type(main) is not dict or not main.keys() <= _OFFER_KEYS:
+    if type(active) is not str or len(active) > NAME or not active.isprintable() or not active.strip() \
+            or type(asset) is not str or len(asset) > TEXT or not asset.isprintable() or not asset.strip() \
+            or type(main) is not dict or not main.keys() <= _OFFER_KEYS:  # _line spelled out
         return False
     offer = _plain_offer(main)
     if offer is None:
         return False
     args["active"], args["asset"], args["main"] = active, asset, offer
     counters, supports = data.get("counteroffers"), data.get("support")
-    if not (_plain_list(counters) and _plain_list(supports)):
+    if type(counters) is not list or type(supports) is not list or len(counters) > MAX_ENTRIES \
+            or len(supports) > MAX_ENTRIES:  # _plain_list spelled out
         return False
-    new = object.__new__  # the loops below spell out _line, _plain_number and _made: a deal has many
-    out = []
-    for c in counters:
-        player = c.get("player") if type(c) is dict else None
-        if type(player) is not str or not c.keys() <= _COUNTER_KEYS or len(player) > NAME \
-                or not player.isprintable() or not player.strip():
-            return False
-        offer = _plain_offer(c, nulls=False)
-        if offer is None:
-            return False
-        made = new(Counteroffer)
-        made.__dict__.update(player=player, offer=offer, extra={} if None not in c.values() else _nulls(c))
-        out.append(made)
-    args["counteroffers"] = tuple(out)
-    out = []
-    for s in supports:
-        player, offer, cards = (s.get("player"), s.get("offer"), s.get("cards")) if type(s) is dict else (0, 0, 0)
-        if type(player) is not str or not s.keys() <= _SUPPORT_KEYS or len(player) > NAME \
-                or not player.isprintable() or not player.strip() or type(offer) is not str or offer not in OFFERS \
-                or type(cards) is not int or not -MAX_NUMBER <= cards <= MAX_NUMBER:
-            return False
-        made = new(Support)
-        made.__dict__.update(player=player, offer=offer, cards=cards,
-                             extra={} if None not in s.values() else _nulls(s))
-        out.append(made)
-    args["support"] = tuple(out)
+    out = tuple(map(_counteroffer, counters))
+    if not all(out):  # (``None in`` would call each one's __eq__)
+        return False
+    args["counteroffers"] = out
+    out = tuple(map(_support, supports))
+    if not all(out):
+        return False
+    args["support"] = out
     extra = data.get("extra")
     if extra is not None:
         extra = _plain_numbers(extra)
@@ -615,7 +687,7 @@ def _usual_deal(data, args):
         if not _plain_list(transfers):
             return False
         out = [_usual_transfer(x) for x in transfers]
-        if None in out:
+        if not all(out):
             return False
         args["transfers"] = tuple(out)
     winner = data.get("winner")
@@ -654,16 +726,19 @@ def _usual_move(data):
         args["transfer"] = transfer
     elif kind == "demand_round":
         investments, next_demand = data.get("investments"), data.get("next_demand")
-        if not _plain_list(investments) or (next_demand is not None and not _line(next_demand, TEXT)):
+        if not _plain_list(investments):
             return None
-        out = []
-        for x in investments:
-            if type(x) is not dict or not x.keys() <= _INVESTMENT_KEYS or not _line(x.get("player"), NAME) \
-                    or not _line(x.get("card"), TEXT) or not _plain_number(x.get("capital")):
+        if type(next_demand) is dict:  # an inline card: read by its own reader, any refusal named the full way
+            try:
+                next_demand = _read_demand(next_demand, "next_demand", True)
+            except MalformedError:
                 return None
-            out.append(_made(Investment, {"player": x["player"], "card": x["card"], "capital": x["capital"],
-                                          "extra": _nulls(x)}))
-        args["investments"] = tuple(out)
+        elif next_demand is not None and not _line(next_demand, TEXT):
+            return None
+        out = tuple(map(_investment, investments))
+        if not all(out):
+            return None
+        args["investments"] = out
         if next_demand is not None:
             args["next_demand"] = next_demand
     elif kind == "finish":
@@ -709,18 +784,38 @@ def _usual_move(data):
                 return None
             args["player"] = data["player"]
         args["amount"], args["reason"] = amount, reason
-    for key, limit in (("at", MAX_CODE), ("note", MAX_NOTE)):
-        if data.get(key) is not None:
-            if not _printable(data[key], limit):
-                return None
-            args[key] = data[key]
-    move = object.__new__(Move)  # a frozen dataclass: its fields set as its __init__ sets them
-    fields = move.__dict__
-    fields.update(_MOVE_DEFAULTS)
-    fields.update(args)
-    fields["extra"] = {} if kind == "transfer" else _nulls(data)  # a transfer keeps its nulls itself
-    move.__post_init__()
+    at, note = data.get("at"), data.get("note")
+    if at is not None:
+        if not _printable(at, MAX_CODE):
+            return None
+        args["at"] = at
+    if note is not None:
+        if not _printable(note, MAX_NOTE):
+            return None
+        args["note"] = note
+    # a frozen dataclass made without its __init__: a field left at its default (None) reads the
+    # class's, and ``player`` is set as ``__post_init__`` sets it
+    if kind == "deal":
+        args["player"] = args["active"]
+    elif kind == "transfer":
+        args["player"] = args["transfer"].giver
+    args["extra"] = {} if kind == "transfer" or None not in data.values() else _nulls(data)  # a transfer's: its own
+    move = object.__new__(Move)
+    move.__dict__.update(args)
     return move
+
+
+def usual_moves(raw):
+    """A record's moves (a list) when every one of them is a usual move, read fast; else None
+    (``read_record`` then reads them one by one, which names the first that is no move)."""
+    out = []
+    append = out.append
+    for data in raw:
+        move = _usual_move(data) if type(data) is dict else None
+        if move is None:
+            return None
+        append(move)
+    return out
 
 
 #: the keys ``_usual_move`` reads, by move type (a key added to a type's fields is read the full way)
@@ -732,8 +827,6 @@ _USUAL = {kind: KeySet(("type",) + keys + ("at", "note")) for kind, keys in (
     ("capital", ("player", "amount", "reason")), ("threat", ("amount", "reason")), ("supply", ("changes", "reason")),
     ("transfer", ("from", "to", "capital", "assets")),
     ("adjust", ("reason", "assets_left", "first_player", "emergency", "remove_assets")), ("finish", ("rivals",)))}
-#: every field of a ``Move`` with its default (``extra`` gets a new dict)
-_MOVE_DEFAULTS = {name: f.default for name, f in Move.__dataclass_fields__.items() if name != "extra"}
 
 
 def read_move(data, path="move", *, partial=False, strict=True):

@@ -13,7 +13,7 @@ from ..errors import ReplayError, read_moves
 from ..packcache import read_once
 from .fields import read_list, read_object, read_text, require
 from .game import Game
-from .moves import read_move
+from .moves import read_move, usual_moves
 from .pack import read_pack
 from .setup import read_setup
 
@@ -67,8 +67,10 @@ def read_record(data):
         raise MalformedError(path, "{problem}{more}", problem=first.message, more=more) from None
     setup = read_setup(data, "")
     moves = read_list(require(data, "moves", ""), "moves", MAX_MOVES)
-    moves = read_moves(moves, lambda m, path: read_move(m, path, strict=False),  # unknown keys: ignored
-                       by={"deal": "active", "transfer": "from"})  # who a move is by, as ``Move.player``
+    usual = usual_moves(moves)  # a record of usual moves, read fast
+    moves = usual if usual is not None else read_moves(
+        moves, lambda m, path: read_move(m, path, strict=False),  # unknown keys: ignored
+        by={"deal": "active", "transfer": "from"})  # who a move is by, as ``Move.player``
     extra = {k: v for k, v in data.items() if k not in _KNOWN}
     return Record(table=table, pack=pack, setup=setup, moves=moves, extra=extra, raw_content=content,
                   raw_setup=data["setup"])
