@@ -106,7 +106,11 @@
     var data = new FormData(deal), v = version;
     if (step) data.append("step", step);
     busy = true;
-    if (navigator.onLine === false) { busy = false; countFailed = true; countOffline(true); recordNow(); return; }
+    if (navigator.onLine === false) {
+      // no count to wait for: the deal tapped is recorded as entered, once this tap's submit is
+      // over (a form being submitted cannot be submitted again from within it)
+      busy = false; countFailed = true; countOffline(true); setTimeout(recordNow, 0); return;
+    }
     fetch(deal.dataset.compute, {method: "POST", body: data, credentials: "same-origin",
                                  headers: {"X-Requested-With": "fetch"}})
       .then(function (r) {
