@@ -272,3 +272,55 @@ def test_a_new_angeles_capital_change_past_the_forms_bound_is_refused_on_both_pa
     finally:
         plain.close()
         tablet.close()
+
+
+def test_new_angeles_deal_after_deal_and_the_end_of_the_round_offline(browser, server, engine, signed_in):
+    """The network off at a New Angeles table: the host enters Anna's deal on the live screen (its
+    count cannot be asked: the screen says the server checks it), then Boris's deal and the end
+    of the round on the forms the screen shows for them (the engine's answers); the network on,
+    the log holds the three moves once and in order, Boris's counteroffer folded by the server."""
+    driver, lang = DRIVERS["new-angeles"], "sv"
+    two = type("Driver", (), {"key": driver.key, "url": driver.url, "setup": dict(driver.setup, assets=2)})
+    with use_locale(lang):
+        no_count = gettext("No count without the connection: the deal is checked by the server when the "
+                           "connection returns.")
+    tablet = Tablet(browser, signed_in)
+    try:
+        table = seated(engine, tablet.page, server.base, two)
+        page = tablet.page
+        tablet.open(server.base + driver.url(table), lang)
+        page.locator("#positions[data-start]").wait_for(state="attached")  # the answers, fetched when idle
+        tablet.offline(True)
+        deal = page.locator("form[data-move=deal]").first
+        assert deal.locator("input[name=active]").input_value() == "Anna"
+        deal.locator("input[name=asset]").fill("A01")
+        deal.locator("input[name=ui_main_card]").fill("Security: Sweep")
+        deal.locator("button[data-record]").click()  # at once: the count was never asked
+        wait_waiting(page, 1)
+        # the next active player's deal, on its own form (nothing counted offline)
+        deal = page.locator("form[data-move=deal][data-offline]")
+        assert deal.locator("input[name=active]").input_value() == "Boris"
+        assert deal.locator("[data-active]").get_attribute("data-active") == "Boris"
+        assert " ".join(deal.locator("[data-count-offline]").inner_text().split()) == no_count
+        deal.locator("input[name=asset]").click()  # a tap elsewhere: not a double tap's second one
+        deal.locator("input[name=asset]").fill("A02")
+        deal.locator("input[name=ui_main_card]").fill("Media: Ads")
+        deal.locator(".na-counters li[data-player=Vera] input[name^=ui_counter_]:not([type=checkbox])").fill("Labor: Strike")
+        deal.locator("button[data-record]").click()
+        wait_waiting(page, 2)
+        end = page.locator("form[data-move=end_round]")
+        end.locator("input[name=next_assets]").click()
+        end.locator("input[name=next_assets]").fill("1")
+        end.locator("button[type=submit]").click()
+        wait_waiting(page, 3)
+        assert log_of(engine, table) == []
+        with page.expect_navigation():
+            tablet.offline(False)
+        moves = [(seq, m) for seq, m, _ in log_of(engine, table)]
+        assert [(seq, m["type"], m.get("active")) for seq, m in moves] == \
+            [(1, "deal", "Anna"), (2, "deal", "Boris"), (3, "end_round", None)], moves
+        assert moves[1][1]["counteroffers"] == [{"player": "Vera", "card": "Labor: Strike"}]
+        assert moves[2][1] == {"type": "end_round", "production": {}, "next_assets": 1}
+        assert page.locator("#outbox").is_hidden() and tablet.dialogs == []
+    finally:
+        tablet.close()

@@ -121,8 +121,15 @@ def _render_table(loaded, status=200, **extra):
 
 
 def _positions(loaded):
-    return render_template("newangeles/_positions.html", loaded=loaded, seq=loaded.seq,
-                           positions=offline_positions(loaded.game))
+    """The positions the deals entered offline lead to, each with the live screen's own form for
+    it: the next active player's deal (empty, as the live screen draws a new deal), the end of
+    the round. Their forms post the helper inputs as a tablet without JavaScript does (``ui``):
+    the server folds and checks them when they are sent; nothing is counted offline."""
+    answers = offline_positions(loaded.game)
+    deals = {key: deal_view(loaded.game, pos["legal"], dict(EMPTY_DEAL))
+             for key, pos in answers["positions"].items()
+             if pos["expects"] == "deal" and key != answers["start"] and pos.get("legal")}
+    return render_template("newangeles/_positions.html", **_context(loaded, positions=answers, deals=deals))
 
 
 @bp.get("/table/<int:table_id>/positions")

@@ -6,10 +6,13 @@ on and the round's asset cards count down (D21). ``turn_answers(game)`` finds it
 engine itself, by applying a plain deal (the active player's offer, nobody countering, the main
 offer winning) to a copy of the game, from the position now and from those the deals lead to:
 ``{"start": key, "positions": {key: position}}``, a position being ``{"expects": "deal",
-"active", "deal", "of", "label", "deal_then": key}``, ``{"expects": "end_round" |
-"demand_round" | "finish", "label"}`` (what follows those depends on the numbers the host
-enters: the answers end there), or ``{"expects": None}`` (``UNKNOWN``). The screen names who is
-active every time and computes no rule.
+"active", "deal", "of", "label", "legal", "deal_then": key}``, ``{"expects": "end_round" |
+"demand_round" | "finish", "label", "legal"}`` (what follows those depends on the numbers the host
+enters: the answers end there), or ``{"expects": None}`` (``UNKNOWN``); ``legal`` is the engine's
+legal move of that type there (``Game.legal_moves``: what the screen needs to draw its form, the
+deal's counteroffer order and face-up emergency cards, the end of round's asset cards). The
+screen names who is active every time, draws each position's own form from it and computes no
+rule.
 """
 
 from ..errors import RulesError
@@ -34,12 +37,13 @@ def turn_answers(game: Game):
         nxt = g.next()
         if nxt["expects"] != "deal":
             return add((nxt["expects"], g.label), f"{nxt['expects'][0]}{len(positions)}",
-                       {"expects": nxt["expects"], "label": g.label})
+                       {"expects": nxt["expects"], "label": g.label, "legal": _legal(g, nxt["expects"])})
         canonical = ("deal", g.label, nxt["deal"], nxt["active"])
         if canonical in keys:
             return keys[canonical]
         key = add(canonical, f"d{len(positions)}", {"expects": "deal", "active": nxt["active"], "deal": nxt["deal"],
-                                                  "of": nxt["of"], "label": g.label})
+                                                  "of": nxt["of"], "label": g.label,
+                                                  "legal": _legal(g, "deal")})
         after = g.copy()
         try:
             after.apply(_plain_deal(g, nxt["active"]))
@@ -52,6 +56,10 @@ def turn_answers(game: Game):
     start = key_of(game)
     add(("unknown",), UNKNOWN, {"expects": None})
     return {"start": start, "positions": positions}
+
+
+def _legal(g, kind):
+    return next((m for m in g.legal_moves() if m["type"] == kind), None)
 
 
 def _plain_deal(g, active):

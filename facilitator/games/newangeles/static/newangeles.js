@@ -1,6 +1,11 @@
 // New Angeles tracker on the host's tablet: steppers, the deal's live count (asked from the
 // server, which asks the engine: no rule is worked out here) and the helper inputs of a screen
 // folded into the move's own fields before it is sent. Every screen works without this script.
+// Offline the count cannot be asked: the screen says the deal is checked when the connection
+// returns, and the deal is recorded as entered (the outbox sends it; the server checks it). The
+// forms of the positions the deals entered offline lead to (data-offline, drawn by the server
+// from the engine's answers) are never counted: they post their helper inputs as a tablet
+// without JavaScript does, and the server folds them when they are sent.
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -33,6 +38,12 @@
     var submitter = recordAfterCount;
     recordAfterCount = null;
     if (submitter && !deal.querySelector("[data-deal-error]")) deal.requestSubmit(submitter);
+  }
+
+  // the count needs the server: the deal screen says so while it cannot be asked
+  function countOffline(yes) {
+    var note = deal && deal.querySelector("[data-count-offline]");
+    if (note) note.hidden = !yes;
   }
 
   function whole(input) {
@@ -95,7 +106,11 @@
     var data = new FormData(deal), v = version;
     if (step) data.append("step", step);
     busy = true;
-    if (navigator.onLine === false) { busy = false; countFailed = true; recordNow(); return; }
+    if (navigator.onLine === false) {
+      // no count to wait for: the deal tapped is recorded as entered, once this tap's submit is
+      // over (a form being submitted cannot be submitted again from within it)
+      busy = false; countFailed = true; countOffline(true); setTimeout(recordNow, 0); return;
+    }
     fetch(deal.dataset.compute, {method: "POST", body: data, credentials: "same-origin",
                                  headers: {"X-Requested-With": "fetch"}})
       .then(function (r) {
@@ -105,6 +120,7 @@
       .then(function (html) {
         busy = false;
         countFailed = false;
+        countOffline(false);
         if (v !== version && !step) { changed(150); return; }
         var doc = new DOMParser().parseFromString(html, "text/html");
         doc.querySelectorAll("#na-deal [data-swap]").forEach(function (fresh) {
@@ -119,7 +135,7 @@
       })
       .catch(function (err) {
         busy = false;
-        if (!err || err.message !== "moved on") { countFailed = true; recordNow(); }
+        if (!err || err.message !== "moved on") { countFailed = true; countOffline(true); recordNow(); }
       });
   }
 
@@ -147,6 +163,18 @@
       if (ev.key === "Enter" && ev.target.tagName === "INPUT") { ev.preventDefault(); version += 1; count(); }
     });
   }
+
+  window.addEventListener("offline", function () { countOffline(true); });
+  window.addEventListener("online", function () { if (!countFailed) countOffline(false); });
+
+  // a position's deal (data-offline): nothing to count, and the Enter key does not submit it
+  // through its first button (a stepper)
+  document.addEventListener("keydown", function (ev) {
+    var form = ev.target.form;
+    if (ev.key === "Enter" && ev.target.tagName === "INPUT" && form && form.dataset.offline !== undefined) {
+      ev.preventDefault();
+    }
+  });
 
   // other screens' steppers (no count behind them)
   document.addEventListener("click", function (ev) {
@@ -192,6 +220,7 @@
   window.addEventListener("submit", function (ev) {
     var form = ev.target;
     if (!form.dataset || !form.dataset.move) return;
+    if (form.dataset.offline !== undefined) return;  // posted as it is, helpers and all
     if (form === deal) foldDeal();
     if (form === deal && !countFailed && (deal.dataset.dirty || busy)) {
       // the count on the screen is not the count of what was entered: count first, then send
