@@ -95,13 +95,17 @@ def game_locales(ruleset):
         return ALL_LOCALES
 
 
+def spoken(locale, locales):
+    """``locale`` when ``locales`` (a game's languages) has it, else their first: a game's pages
+    and files speak only the game's own languages."""
+    return locale if locale in locales else locales[0]
+
+
 def event_locale(event):
     """The language of an event's shared outputs: its projector, access sheet, certificates,
     workbook and the names of its new tables. The one chosen when it was created, if its game
     still speaks it, else its game's first language (events created before events had one)."""
-    locales = game_locales(event.ruleset)
-    chosen = getattr(event, "language", None)
-    return chosen if chosen in locales else locales[0]
+    return spoken(getattr(event, "language", None), game_locales(event.ruleset))
 
 
 def event_language(event):

@@ -13,7 +13,7 @@ from flask import Blueprint, abort, current_app, flash, make_response, redirect,
 
 from facilitator import games, services
 from facilitator.games import GamePackage
-from facilitator.i18n import get_locale
+from facilitator.i18n import get_locale, spoken
 from facilitator.i18n import gettext as _
 from facilitator.web import db, db_session, use_locales
 from facilitator.web.auth import is_organizer, require_table
@@ -39,8 +39,7 @@ def seat_locale(game, event=None):
     chosen = getattr(event, "language", None)
     if chosen in game.locales:
         return chosen
-    current = get_locale()
-    return current if current in game.locales else game.locales[0]
+    return spoken(get_locale(), game.locales)
 
 
 def event_of(row):

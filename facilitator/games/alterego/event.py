@@ -22,7 +22,7 @@ from io import BytesIO
 
 from facilitator import formatting
 from facilitator.games.alterego.words import active_name, add_protocol_sheets, build_protocol, season_name
-from facilitator.i18n import get_locale, use_locale
+from facilitator.i18n import get_locale, spoken, use_locale
 from facilitator.i18n import gettext as _
 from facilitator.rules.alterego.ruleset import RULESET
 
@@ -32,8 +32,7 @@ LOCALES = RULESET.locales
 def output_locale(event=None):
     """The language of an event's printed files: the page's when the game speaks it, else the
     game's first (Finnish). The one place to switch to the event's own language."""
-    locale = get_locale()
-    return locale if locale in LOCALES else LOCALES[0]
+    return spoken(get_locale(), LOCALES)
 
 
 # ----- the event's results, as data ------------------------------------------------------------

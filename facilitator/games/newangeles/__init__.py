@@ -42,10 +42,10 @@ class NewAngeles(GamePackage):
         from flask import has_request_context
 
         from facilitator.games.newangeles.words import event_lines
-        from facilitator.i18n import get_locale, use_locale
+        from facilitator.i18n import get_locale, spoken, use_locale
         from facilitator.web import page_locale
         chosen = page_locale(self.locales) if has_request_context() else get_locale()
-        with use_locale(chosen if chosen in self.locales else self.locales[0]):  # as the game's screens speak
+        with use_locale(spoken(chosen, self.locales)):  # as the game's screens speak
             return event_lines(result, loaded.pack)
 
     def move_names(self):
