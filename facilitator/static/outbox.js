@@ -310,9 +310,11 @@
     }
   }
 
-  var shown = null;
+  var shown = null, lastLength = -1;
   // true when the screen shows a position of the answers (or the live screen, nothing waiting)
   function follow(q) {
+    var entered = q.length !== lastLength;  // a move entered or sent since the screen was last drawn
+    lastLength = q.length;
     if (!live) return false;
     if (!positions) {
       missing(!!source && (q.length > 0 || !isOnline) && !q.some(function (e) { return e.state === "refused"; }));
@@ -322,8 +324,9 @@
     if (q.some(function (e) { return e.state === "refused"; })) { showLive(); return false; }  // the real state
     if (!q.length && isOnline) { showLive(); return true; }
     // answers arriving while the host is using the live screen (a confirmation open, a field
-    // being typed in) do not replace it under the finger: the next move entered moves it on
-    if (!q.length && !shown && (live.querySelector("details[open]") ||
+    // being typed in) do not replace it under the finger, whether moves wait or not: the next
+    // move entered moves it on
+    if ((!q.length || !entered) && !shown && (live.querySelector("details[open]") ||
         (document.activeElement !== body && live.contains(document.activeElement)))) return false;
     var key = reached(q), template = positionOf(key);
     // a game that draws no template for its start position: its live screen is that position
