@@ -16,7 +16,7 @@ place gives each of them one), naming the faction they led (their three actives)
 Texts are the game's (``translations/<locale>/alterego.po``), in ``output_locale()``.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from io import BytesIO
 
@@ -24,6 +24,7 @@ from facilitator import formatting
 from facilitator.games.alterego.words import active_name, add_protocol_sheets, build_protocol, season_name
 from facilitator.i18n import get_locale, spoken, use_locale
 from facilitator.i18n import gettext as _
+from facilitator.reports.tables import EventTables, render_pdf, table_sheet_title
 from facilitator.rules.alterego.ruleset import RULESET
 
 LOCALES = RULESET.locales
@@ -50,24 +51,7 @@ class TableResult:
 
 
 @dataclass
-class EventResults:
-    event: str | None
-    event_date: str | None
-    made_at: datetime
-    tables: list = field(default_factory=list)
-
-    @property
-    def final(self):
-        return all(t.finished for t in self.tables)
-
-    @property
-    def unfinished(self):
-        return [t.table for t in self.tables if not t.finished]
-
-    @property
-    def players(self):
-        return sum(len(t.players) for t in self.tables)
-
+class EventResults(EventTables):
     def certificates(self):
         """One per first place of each table (RULES.md 5: a shared place is each one's)."""
         return [dict(p, table=t.table, shared=len(t.winners) > 1, finished=t.finished)
@@ -106,34 +90,14 @@ def event_file(kind, tables, event):
         return make(build_event(tables, event=event.name, event_date=event.date))
 
 
-def _render(template, **context):
-    from facilitator.reports.pdf import html_to_pdf, render_html
-    return html_to_pdf(render_html(template, **context))
-
-
 def results_pdf(results):
     """Every table's ranking on its own (A4 portrait), final or provisional."""
-    return _render("alterego_results.html", e=results)
+    return render_pdf("alterego_results.html", e=results)
 
 
 def certificates_pdf(results):
     """One certificate page per first place of each table (A4 landscape)."""
-    return _render("alterego_certificates.html", e=results, certificates=results.certificates())
-
-
-def sheet_namer(taken):
-    """Sheet names for one table's protocol in the event workbook: ``<table> · <part>``, at most
-    31 characters, none of ``[]:*?/\\``, unique within the workbook (``taken``: lower-case)."""
-    def name(table, part):
-        clean = "".join(" " if ch in "[]:*?/\\" else ch for ch in table).strip() or "?"
-        room = 31 - len(part) - 3
-        title, n = f"{clean[:room].rstrip()} · {part}"[:31], 2
-        while title.lower() in taken:
-            suffix = f" ({n})"
-            title, n = f"{clean[:max(room - len(suffix), 1)].rstrip()}{suffix} · {part}"[:31], n + 1
-        taken.add(title.lower())
-        return title
-    return name
+    return render_pdf("alterego_certificates.html", e=results, certificates=results.certificates())
 
 
 def event_workbook_xlsx(results):
@@ -174,9 +138,8 @@ def event_workbook_xlsx(results):
         for p in t.players:
             line(ws, [t.table, p["place"], p["name"], ", ".join(p["faction"]), p["influence"], t.status])
     taken = {summary_title[:31].lower()}
-    name = sheet_namer(taken)
     for t in results.tables:
-        add_protocol_sheets(wb, t.protocol, lambda msgid, table=t.table: name(table, _(msgid)))
+        add_protocol_sheets(wb, t.protocol, lambda msgid, table=t.table: table_sheet_title(table, _(msgid), taken))
     buf = BytesIO()
     wb.save(buf)
     return buf.getvalue()
@@ -218,7 +181,7 @@ def blank_protocol_pdf(table, players, pack, event=None, event_date=None, now=No
     the setup's players (or the setup) or none yet; ``event_date`` ISO ``YYYY-MM-DD``."""
     first = getattr(players, "first", None)
     with use_locale(output_locale()):
-        return _render("alterego_blank.html", table=table, event=event, event_date=event_date,
+        return render_pdf("alterego_blank.html", table=table, event=event, event_date=event_date,
                        made_at=now or datetime.now().astimezone(), players=blank_players(players, pack), first=first,
                        seasons=[(n, season_name(n)) for n in SEASONS], log_rows=LOG_ROWS,
                        pack_title=pack.title if pack is not None else "")

@@ -36,6 +36,7 @@ from facilitator.games.lyceum.words import N_
 from facilitator.games.lyceum.event import build_event
 from facilitator.games.lyceum.protocol import Protocol, build_protocol
 from facilitator.reports.sheets import Book
+from facilitator.reports.tables import table_sheet_title
 
 DARK = "1F3864"
 LIGHT = "D9E1F2"
@@ -380,27 +381,15 @@ SHEET_PARTS = ((N_("Setup"), _setup_sheet), (N_("Rounds"), _rounds_sheet), (N_("
                (N_("Results"), _results_sheet))
 
 
-def _sheet_title(part, table=None, taken=()):
+def _sheet_title(part, table=None, taken=None):
     """An Excel sheet name (31 characters, no []:*?/\\) that says the table and the part."""
-    part = _(part)
-    if table is None:
-        return part
-    clean = "".join(" " if ch in "[]:*?/\\" else ch for ch in table).strip() or "?"
-    room = 31 - len(part) - 3
-    name = f"{clean[:room].rstrip()} · {part}"
-    n = 2
-    while name.lower() in taken:
-        suffix = f" ({n})"
-        name = f"{clean[:room - len(suffix)].rstrip()}{suffix} · {part}"
-        n += 1
-    return name
+    return table_sheet_title(table, _(part), taken)
 
 
 def _add_table(book, protocol, prefix_table):
     taken = {title.lower() for title in book.titles}
     for part, fill in SHEET_PARTS:
         title = _sheet_title(part, protocol.table if prefix_table else None, taken)
-        taken.add(title.lower())
         fill(_Sheet(book, title, _footer(protocol)), protocol)
 
 

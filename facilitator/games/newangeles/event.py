@@ -17,7 +17,7 @@ reveal no rival card appears anywhere (D22), and it has no winners yet.
 Texts are the game's (``translations/<locale>/newangeles.po``), in ``output_locale()``.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from io import BytesIO
 
@@ -25,6 +25,7 @@ from facilitator import formatting
 from facilitator.games.newangeles.words import add_protocol_sheets, build_protocol, corp_label, ended_line
 from facilitator.i18n import get_locale, spoken, use_locale
 from facilitator.i18n import gettext as _
+from facilitator.reports.tables import EventTables, render_pdf, table_sheet_title
 from facilitator.rules.newangeles.rounds import SLOTS
 from facilitator.rules.newangeles.ruleset import RULESET
 
@@ -49,24 +50,7 @@ class TableResult:
 
 
 @dataclass
-class EventResults:
-    event: str | None
-    event_date: str | None
-    made_at: datetime
-    tables: list = field(default_factory=list)
-
-    @property
-    def final(self):
-        return all(t.finished for t in self.tables)
-
-    @property
-    def unfinished(self):
-        return [t.table for t in self.tables if not t.finished]
-
-    @property
-    def players(self):
-        return sum(len(t.players) for t in self.tables)
-
+class EventResults(EventTables):
     def certificates(self):
         """One per winner of each table whose rivals are revealed (RULES.md §8)."""
         return [dict(w, table=t.table, several=len(t.winners) > 1) for t in self.tables for w in t.winners]
@@ -100,19 +84,14 @@ def event_file(kind, tables, event):
         return make(build_event(tables, event=event.name, event_date=event.date))
 
 
-def _render(template, **context):
-    from facilitator.reports.pdf import html_to_pdf, render_html
-    return html_to_pdf(render_html(template, **context))
-
-
 def results_pdf(results):
     """Each table's winners and players (A4 portrait), final or provisional."""
-    return _render("newangeles_results.html", e=results)
+    return render_pdf("newangeles_results.html", e=results)
 
 
 def certificates_pdf(results):
     """One certificate page per winner of each revealed table (A4 landscape)."""
-    return _render("newangeles_certificates.html", e=results, certificates=results.certificates())
+    return render_pdf("newangeles_certificates.html", e=results, certificates=results.certificates())
 
 
 def winners_text(t):
@@ -120,21 +99,6 @@ def winners_text(t):
     if not t.finished:
         return _("not revealed yet")
     return ", ".join(w["name"] for w in t.winners) if t.winners else _("nobody won")
-
-
-def sheet_namer(taken):
-    """Sheet names for one table's protocol in the event workbook: ``<table> · <part>``, at most
-    31 characters, none of ``[]:*?/\\``, unique within the workbook (``taken``: lower-case)."""
-    def name(table, part):
-        clean = "".join(" " if ch in "[]:*?/\\" else ch for ch in table).strip() or "?"
-        room = 31 - len(part) - 3
-        title, n = f"{clean[:room].rstrip()} · {part}"[:31], 2
-        while title.lower() in taken:
-            suffix = f" ({n})"
-            title, n = f"{clean[:max(room - len(suffix), 1)].rstrip()}{suffix} · {part}"[:31], n + 1
-        taken.add(title.lower())
-        return title
-    return name
 
 
 def event_workbook_xlsx(results):
@@ -185,9 +149,8 @@ def event_workbook_xlsx(results):
         ws.column_dimensions[col].width = width
     ws.freeze_panes = f"A{head + 1}"
     taken = {summary_title.lower()}
-    name = sheet_namer(taken)
     for t in results.tables:
-        add_protocol_sheets(wb, t.protocol, lambda text, table=t.table: name(table, text))
+        add_protocol_sheets(wb, t.protocol, lambda text, table=t.table: table_sheet_title(table, text, taken))
     buf = BytesIO()
     wb.save(buf)
     return buf.getvalue()
@@ -221,7 +184,7 @@ def blank_protocol_pdf(table, players, pack, event=None, event_date=None, now=No
     setup = players if hasattr(players, "players") else None
     rows = blank_players(players, pack)
     with use_locale(output_locale()):
-        return _render("newangeles_blank.html", table=table, event=event, event_date=event_date,
+        return render_pdf("newangeles_blank.html", table=table, event=event, event_date=event_date,
                        made_at=now or datetime.now().astimezone(), players=rows,
                        first=setup.first_player if setup else None, setup=setup,
                        slots=[label for _kind, label in SLOTS.values()], deal_rows=DEAL_ROWS,
