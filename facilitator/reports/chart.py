@@ -1,11 +1,9 @@
-"""The toolkit's SVG charts for printed sheets: plain SVG markup (no plotting library), kept to
-few elements because WeasyPrint draws every element of an inline SVG; a colour-blind-safe
-palette with a dash pattern as a second cue for black-and-white prints.
+"""The toolkit's chart axes, for every SVG chart (``svgchart``: the projector's, a player's, the
+printed protocols').
 
 An axis steps by a "nice" amount (1, 2 or 5 × 10^k) chosen with integer arithmetic, so any
 value a host's correction can give (negative, 10^9, 10^100: integers no float can hold)
-draws at most ten gridlines, at once. Each game draws its own chart with these
-(«16/25»'s XP by round: ``games/lyceum/chart.py``).
+draws at most ten gridlines, at once.
 """
 
 
@@ -14,10 +12,6 @@ from babel.numbers import get_decimal_symbol
 from facilitator import formatting as words
 from facilitator.i18n import get_locale
 
-#: distinguishable in colour and in greyscale (dark blue, red, teal, amber)
-PALETTE = ("#1f4e9c", "#c8324b", "#168a7b", "#d88a12")
-DASHES = ("", "6 3", "2 2", "8 3 2 3")  # a second cue besides colour, for black-and-white prints
-FONT = "DejaVu Sans, Liberation Sans, Arial, sans-serif"
 #: most steps on the XP axis: with the headroom step and a negative start, at most 10 gridlines
 MOST_STEPS = 8
 #: the XP axis shows at least 0..500 (an empty or slow game still gets a readable scale)

@@ -113,7 +113,7 @@ def test_the_chart_draws_a_line_per_player(game):
         svg = xp_chart_svg(build_protocol(game, now=NOW))
     root = ET.fromstring(svg)
     ns = "{http://www.w3.org/2000/svg}"
-    lines = root.findall(f"{ns}polyline")
+    lines = list(root.iter(f"{ns}polyline"))
     assert len(lines) == 3
     # Аня's line: start, then rounds 1..10 -> 11 points, ending at 800 XP (the highest value)
     points = [tuple(map(float, p.split(","))) for p in lines[2].get("points").split()]

@@ -18,7 +18,7 @@ from facilitator.rules.lyceum import DECLARATION_BONUS, ROUNDS, SKILLS
 from facilitator.rules.lyceum.eras import age_in_round, era_of_round
 from facilitator.rules.lyceum.setup import start_skills, turn_order
 from facilitator.games.lyceum.chart import xp_chart_svg
-from facilitator.reports.chart import PALETTE
+from facilitator.reports.svgchart import PRINT
 from facilitator.games.lyceum.event import build_event
 from facilitator.games.lyceum.protocol import Protocol, build_protocol
 
@@ -121,6 +121,6 @@ __all__ = ["table_protocol_pdf", "render_protocol_pdf_from_record", "event_resul
 def print_globals():
     """What «16/25»'s print templates use besides the toolkit's filters (``GamePackage.print_globals``)."""
     return {"filters": {"color_name": words.color_name, "skill_changes": words.skill_changes},
-            "globals": {"SKILLS": SKILLS, "ROUNDS": ROUNDS, "PALETTE": PALETTE, "skill_short": words.skill_short,
+            "globals": {"SKILLS": SKILLS, "ROUNDS": ROUNDS, "PALETTE": PRINT["palette"], "skill_short": words.skill_short,
                         "skill_name": skill_name, "era_name": words.era_name, "age_in_round": age_in_round,
                         "era_of_round": era_of_round}}

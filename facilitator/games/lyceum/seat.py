@@ -3,11 +3,12 @@ their odds for a draw now, their XP curve and the moves that concern them), thei
 sheet, and the projector's chart of every team's XP round by round with the era bands."""
 
 from facilitator.games.lyceum import words
+from facilitator.games.lyceum.chart import xp_frame
 from facilitator.games.walk import remembered
 from facilitator.i18n import era_name
 from facilitator.i18n import gettext as _
 from facilitator.reports import svgchart
-from facilitator.rules.lyceum import ERAS, ROUNDS
+from facilitator.rules.lyceum import ROUNDS
 from facilitator.rules.lyceum.odds import odds_era, playable
 
 
@@ -27,14 +28,8 @@ def xp_by_round(game):
     return out
 
 
-def _frame(title, y_label, series, least_top=500):
-    return svgchart.Figure(title=title, x_labels=[_("start")] + [str(r) for r in range(1, ROUNDS + 1)],
-                           series=series, y_label=y_label, least_top=least_top, key="xp",
-                           bands=[(e.first_round - 1, e.last_round, era_name(e.key)) for e in ERAS])
-
-
 def player_figure(game, name):
-    return _frame(_("My XP by round"), _("XP"), [svgchart.Series(name, xp_by_round(game)[name])])
+    return xp_frame(_("My XP by round"), [svgchart.Series(name, xp_by_round(game)[name])])
 
 
 def _team(t):
@@ -63,7 +58,7 @@ def team_figure(tables):
             values[reached] = round(part["average"]) if average else part["total"]
         series.append(svgchart.Series(t.table.name, values))
     title = _("Average XP per player by round") if average else _("Team XP by round")
-    return _frame(title, _("XP"), series, least_top=500 * (1 if average else max(sizes, default=1)))
+    return xp_frame(title, series, least_top=500 * (1 if average else max(sizes, default=1)))
 
 
 def _moves(game, name):

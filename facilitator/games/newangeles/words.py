@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from datetime import datetime
 from io import BytesIO
-from xml.sax.saxutils import escape
 
 from facilitator import formatting as words
 from facilitator.i18n import gettext as _
@@ -473,91 +472,16 @@ def ended_line(p):
 
 
 # ----- the charts (SVG for the PDF) -------------------------------------------------------------------------
-PALETTE = ("#1f4e9c", "#c8324b", "#168a7b", "#d88a12", "#6a3d9a", "#4d4d4d")
-DASHES = ("", "6 3", "2 2", "8 3 2 3", "4 2", "1 3")
-FONT = "DejaVu Sans, Liberation Sans, Arial, sans-serif"
-
-
-def _spread(positions, gap, low, high):
-    """Label heights moved apart by at least ``gap``, kept within [low, high]."""
-    order = sorted(range(len(positions)), key=lambda i: positions[i])
-    placed = [positions[i] for i in order]
-    for k in range(1, len(placed)):
-        placed[k] = max(placed[k], placed[k - 1] + gap)
-    overflow = placed[-1] - high if placed else 0
-    if overflow > 0:
-        placed = [v - overflow for v in placed]
-    placed = [max(low, v) for v in placed]
-    out = [0.0] * len(positions)
-    for k, i in enumerate(order):
-        out[i] = placed[k]
-    return out
-
-
-def _axis(values, least_top):
-    from facilitator.reports.chart import axis
-    return axis([v for v in values if v is not None], least_top=least_top)
-
-
 def line_chart_svg(title, slots, series, *, least_top=10, limit=None, width=1000, height=260):
-    """A line chart over the round track: ``series`` = ``[(name, [value or None per slot])]``;
-    the value axis steps by 1, 2 or 5 × 10^k with at most ten gridlines (``chart.axis``), and a
-    ``limit`` (the threat maximum) is drawn as a red dashed line."""
-    from facilitator.reports.chart import tick_label
-    left, right, top, bottom = 64, 150, 24, 28
-    plot_w, plot_h = width - left - right, height - top - bottom
-    values = [v for _n, vals in series for v in vals if v is not None] + ([limit] if limit is not None else [])
-    low, high, step = _axis(values, least_top)
-    span = high - low or 1
-    count = len(slots) - 1
-
-    def x(i):
-        return left + plot_w * i / count
-
-    def y(v):
-        return top + plot_h * (high - v) / span
-
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="100%" '
-           f'font-family="{FONT}" font-size="12" role="img">', f"<title>{escape(title)}</title>",
-           f'<text x="{left}" y="14" fill="#1f3864" font-weight="bold">{escape(title)}</text>']
-    for i, label in enumerate(slots):
-        if label.startswith("D"):
-            out.append(f'<rect x="{x(i) - plot_w / count / 2:.1f}" y="{top}" width="{plot_w / count:.1f}" '
-                       f'height="{plot_h}" fill="#f1f4f9"/>')
-    ticks = list(range(low, high + 1, step))
-    grid = "".join(f"M{left},{y(v):.1f}H{left + plot_w}" for v in ticks)
-    out.append(f'<path class="grid" d="{grid}" stroke="#d5dae2" stroke-width="0.7" fill="none"/>')
-    for v in ticks:
-        out.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end" fill="#3c4350">'
-                   f"{escape(tick_label(v))}</text>")
-    base = top + plot_h
-    out.append(f'<path d="M{left},{base}H{left + plot_w}" stroke="#8a93a3" stroke-width="1"/>')
-    for i, label in enumerate(slots):
-        out.append(f'<text x="{x(i):.1f}" y="{base + 16}" text-anchor="middle" fill="#3c4350">{escape(label)}</text>')
-    if limit is not None and low <= limit <= high:
-        out.append(f'<path d="M{left},{y(limit):.1f}H{left + plot_w}" stroke="#c8324b" stroke-width="1.2" '
-                   f'stroke-dasharray="5 3" fill="none"/>')
-    ends, drawn = [], []
-    for i, (name, vals) in enumerate(series):
-        points = [(k, v) for k, v in enumerate(vals) if v is not None]
-        if not points:
-            continue
-        drawn.append((i, name, points))
-        ends.append(y(points[-1][1]))
-    label_ys = _spread(ends, 15, top + 6, top + plot_h) if ends else []
-    for (i, name, points), ly in zip(drawn, label_ys):
-        colour, dash = PALETTE[i % len(PALETTE)], DASHES[i % len(DASHES)]
-        path = " ".join(f"{x(k):.1f},{y(v):.1f}" for k, v in points)
-        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2.2" '
-                   f'stroke-linejoin="round"{dash_attr}/>')
-        dots = "".join(f"M{x(k):.1f},{y(v):.1f}h0" for k, v in points)
-        out.append(f'<path d="{dots}" stroke="{colour}" stroke-width="5" stroke-linecap="round"/>')
-        last_k, last_v = points[-1]
-        out.append(f'<text x="{x(last_k) + 10:.1f}" y="{ly + 4:.1f}" fill="{colour}" font-weight="bold">'
-                   f"{escape(name)} {escape(tick_label(last_v))}</text>")
-    out.append("</svg>")
-    return "\n".join(out)
+    """A line chart over the round track, drawn by the toolkit's SVG charts in the printed sheets'
+    colours: ``series`` = ``[(name, [value or None per slot])]``, the deal slots shaded, a
+    ``limit`` (the threat maximum) a red dashed line."""
+    from facilitator.reports import svgchart
+    figure = svgchart.Figure(
+        title=title, x_labels=list(slots), series=[svgchart.Series(name, list(values)) for name, values in series],
+        least_top=least_top, show_title=True, guides=[(limit, "limit")] if limit is not None else [],
+        bands=[(i - 0.5, i + 0.5, "", True) for i, label in enumerate(slots) if label.startswith("D")])
+    return svgchart.svg(figure, width=width, height=height, **svgchart.PRINT)
 
 
 def capital_chart_svg(p, **kwargs):
