@@ -5,7 +5,8 @@ writes it with ``write_export``):
 ==============================================================  ===================================
 ``pdf.render_html(template, **context)``, ``pdf.html_to_pdf``    print templates to PDF (WeasyPrint)
 ``sheets.Book``, ``cells.put``                                   workbooks cell by cell (openpyxl)
-``chart.axis``, ``chart.tick_label``                             SVG charts' axes
+``svgchart.Figure``, ``svgchart.svg``                             line charts as SVG (screens and prints)
+``tables.EventTables``, ``tables.table_sheet_title``             what every game's event files share
 ``access_sheet_pdf(event_name, event_date, cards, pin_url, ...)``  the hosts' links, PINs, QR codes
 ``write_export(data, base, kind, ext, event=, table=)``          save under ``base/<event>/``
 ``protocol_pdf_from_record(record, ...)``                        any game's protocol PDF from its
