@@ -25,10 +25,14 @@
 // turn it is there, data-banner: the round's line, data-include: another position shown under
 // it), and every move form says, in data-then (on the form, or on the button tapped, or set
 // from the chosen option's data-allow map of button value -> key), the key of the position the
-// engine says the move leads to (the live screen's own forms: data-live, by their data-move;
-// the page's CSRF token is put into the positions' forms; a part the positions share, such as
-// a set of skill steppers, is drawn once as <template data-part> and put where a shown position
-// names it in data-fill). While the tablet is offline or moves
+// engine says the move leads to, or, where that depends on numbers the host types, in
+// data-then-by a lookup of the form's fields: [{"on": field, "is": {value: key | node}}], node
+// 0 asked first, a value not listed no answer (the live screen's own forms: data-live, by their
+// data-move, a key or such a lookup; the page's CSRF token is put into the positions' forms; a
+// part the positions share, such as a set of skill steppers or a player's form, is drawn once
+// as <template data-part> and put where a shown position names it in data-fill, with the
+// position's own elements for the part's data-part-slot ones, its forms leading where the
+// data-fill element's data-then / data-then-by says). While the tablet is offline or moves
 // wait, the screen shows the
 // position the last waiting move leads to (the start one when none waits): its forms are the
 // game's own forms, sent through the outbox like the others. Where the answers run out (a form
@@ -279,7 +283,9 @@
         // the live screen's own forms lead where the answers say
         var then = JSON.parse(got.dataset.live || "{}");
         if (live) live.querySelectorAll("form[data-move]").forEach(function (f) {
-          if (then[f.dataset.move]) f.dataset.then = then[f.dataset.move];
+          var said = then[f.dataset.move];
+          if (typeof said === "string") f.dataset.then = said;
+          else if (said) f.dataset.thenBy = JSON.stringify(said);
         });
         // the positions' forms are this page's forms: its session's CSRF token
         var token = document.querySelector("input[name=csrf_token]");
@@ -347,17 +353,45 @@
     return true;
   }
   // a part the positions share, drawn once (<template data-part>), put where a position names it
-  // (data-fill), its inputs named <data-prefix>-<data-name>, with min="0" where data-min says
+  // (data-fill), its inputs named <data-prefix>-<data-name>, with min="0" where data-min says;
+  // the position's own elements (data-part-slot) take the place of the part's of that name, and
+  // the part's forms lead where the position says (data-then, data-then-by)
   function fill(box) {
     box.querySelectorAll("[data-fill]").forEach(function (el) {
       var part = positions.querySelector("template[data-part='" + el.dataset.fill + "']");
-      if (!part || el.firstChild) return;
+      if (!part || el.dataset.filled) return;
+      el.dataset.filled = "1";
+      var own = {};
+      Array.prototype.forEach.call(el.querySelectorAll("[data-part-slot]"), function (s) {
+        own[s.dataset.partSlot] = s;
+        s.remove();
+      });
       el.appendChild(part.content.cloneNode(true));
+      el.querySelectorAll("[data-part-slot]").forEach(function (s) {
+        if (own[s.dataset.partSlot]) s.replaceWith(own[s.dataset.partSlot]);
+      });
+      el.querySelectorAll("form").forEach(function (f) {
+        if (el.dataset.then) f.dataset.then = el.dataset.then;
+        if (el.dataset.thenBy) f.dataset.thenBy = el.dataset.thenBy;
+      });
       el.querySelectorAll("[data-name]").forEach(function (input) {
         input.name = (el.dataset.prefix ? el.dataset.prefix + "-" : "") + input.dataset.name;
         if (el.dataset.min !== undefined) input.min = el.dataset.min;
       });
     });
+  }
+  // the key a form's data-then-by gives for what is typed in it (null: no answer)
+  function thenBy(form) {
+    var tree;
+    try { tree = JSON.parse(form.dataset.thenBy || "null"); } catch (e) { return null; }
+    var node = tree && tree[0];
+    for (var hops = 0; node && node.is && hops < tree.length; hops++) {
+      var input = form.elements[node.on], value = input && typeof input.value === "string" ? input.value : "";
+      var next = Object.prototype.hasOwnProperty.call(node.is, value) ? node.is[value] : null;
+      if (typeof next === "string") return next;
+      node = typeof next === "number" ? tree[next] : null;
+    }
+    return null;
   }
   function showLive() {
     if (shown) { shown.replaceWith(live); shown = null; }
@@ -463,7 +497,7 @@
     var entry = {action: action, after: after,
                  fields: fieldsOf(form, ev.submitter, after)};
     // where the engine said this move leads (the screen follows it while moves wait)
-    var then = (ev.submitter && ev.submitter.dataset.then) || form.dataset.then;
+    var then = (ev.submitter && ev.submitter.dataset.then) || form.dataset.then || thenBy(form);
     if (positions && then && form.dataset.undo === undefined) { entry.then = then; entry.answers = positions.dataset.seq; }
     if (form.dataset.undo !== undefined) entry.undo = true;
     else entry.type = form.dataset.move;

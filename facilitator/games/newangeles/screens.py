@@ -14,6 +14,7 @@ the tablet until the reveal.
 """
 
 import json
+import re
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
@@ -109,11 +110,44 @@ def _context(loaded, **extra):
     return ctx
 
 
+def then_lookup(cases, fields=("event_threat", "next_assets")):
+    """Where an end of round leads (the engine's ``cases``) as its form looks it up
+    (``data-then-by``, read by static/outbox.js): ``[node]``, the first one asked first, a node
+    being ``{"on": field, "is": {value: key | node index}}``, each field's value as the form
+    posts it ("" when left empty). Nodes that say the same are one (every threat that takes no
+    city over leads to the same next rounds). A value not listed is no answer."""
+    nodes = [None]
+
+    def node(level, rows):
+        groups = {}
+        for row in rows:
+            value = row[fields[level]]
+            groups.setdefault("" if value is None else str(value), []).append(row)
+        last = level == len(fields) - 1
+        entry = {"on": fields[level], "is": {value: (group[0]["then"] if last else node(level + 1, group))
+                                             for value, group in groups.items()}}
+        if level == 0:
+            nodes[0] = entry
+            return 0
+        if entry not in nodes:
+            nodes.append(entry)
+        return nodes.index(entry)
+
+    node(0, cases)
+    return nodes
+
+
 def offline_positions(game):
-    """What the game waits for after each deal entered offline (``rules/newangeles/answers.py``),
-    with the ``then`` key of the live screen's deal form."""
+    """What the game waits for after each move entered offline (``rules/newangeles/answers.py``),
+    with where the live screen's own form leads (``live``: its deal's or demand round's key, its
+    end of round's lookup)."""
     answers = turn_answers(game)
-    return dict(answers, live={"deal": answers["positions"][answers["start"]].get("deal_then")})
+    start = answers["positions"][answers["start"]]
+    if start.get("cases") is not None:
+        live = {"end_round": then_lookup(start["cases"])}
+    else:
+        live = {start["expects"]: start.get("deal_then") or start.get("then")} if start.get("expects") else {}
+    return dict(answers, live={k: v for k, v in live.items() if v})
 
 
 def _render_table(loaded, status=200, **extra):
@@ -121,15 +155,34 @@ def _render_table(loaded, status=200, **extra):
 
 
 def _positions(loaded):
-    """The positions the deals entered offline lead to, each with the live screen's own form for
+    """The positions the moves entered offline lead to, each with the live screen's own form for
     it: the next active player's deal (empty, as the live screen draws a new deal), the end of
-    the round. Their forms post the helper inputs as a tablet without JavaScript does (``ui``):
-    the server folds and checks them when they are sent; nothing is counted offline."""
-    answers = offline_positions(loaded.game)
-    deals = {key: deal_view(loaded.game, pos["legal"], dict(EMPTY_DEAL))
-             for key, pos in answers["positions"].items()
-             if pos["expects"] == "deal" and key != answers["start"] and pos.get("legal")}
-    return render_template("newangeles/_positions.html", **_context(loaded, positions=answers, deals=deals))
+    a round. A deal form is drawn once per active player (``parts``: the positions of the same
+    player differ only in their title and where they lead, which each position names); an end of
+    round leads where its numbers say (``then_by``). Their forms post the helper inputs as a
+    tablet without JavaScript does (``ui``): the server folds and checks them when they are sent;
+    nothing is counted offline."""
+    game = loaded.game
+    answers = offline_positions(game)
+    parts, part_of, then_by = {}, {}, {}
+    for key, pos in answers["positions"].items():
+        if key == answers["start"]:
+            continue
+        if pos["expects"] == "deal" and pos.get("legal"):
+            legal = pos["legal"]
+            same = json.dumps({k: v for k, v in legal.items() if k not in ("deal", "of")}, sort_keys=True)
+            if same not in parts:
+                parts[same] = (f"na-deal-{len(parts)}", deal_view(game, legal, dict(EMPTY_DEAL)))
+            part_of[key] = parts[same][0]
+        elif pos.get("cases"):
+            then_by[key] = then_lookup(pos["cases"])
+    html = render_template("newangeles/_positions.html",
+                           **_context(loaded, positions=answers, parts=dict(parts.values()), part_of=part_of,
+                                      then_by=then_by))
+    return _BLANK_LINES.sub("\n", html)  # a run of blank space holding a line break: one (no preformatted text)
+
+
+_BLANK_LINES = re.compile(r"[ \t]*\n\s*")
 
 
 @bp.get("/table/<int:table_id>/positions")

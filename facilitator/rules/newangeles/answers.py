@@ -1,25 +1,46 @@
 """What New Angeles' turn screen needs to follow the moves entered offline: what the game waits
-for after each of them (ARCHITECTURE.md decision 14, issue 18 item 2).
+for after each of them (ARCHITECTURE.md decision 14, issue 18 item 2), through the end of the
+round after this one.
 
 A deal's outcome for whoever comes next does not depend on what was offered: the token passes
-on and the round's asset cards count down (D21). ``turn_answers(game)`` finds it from the
-engine itself, by applying a plain deal (the active player's offer, nobody countering, the main
-offer winning) to a copy of the game, from the position now and from those the deals lead to:
-``{"start": key, "positions": {key: position}}``, a position being ``{"expects": "deal",
-"active", "deal", "of", "label", "legal", "deal_then": key}``, ``{"expects": "end_round" |
-"demand_round" | "finish", "label", "legal"}`` (what follows those depends on the numbers the host
-enters: the answers end there), or ``{"expects": None}`` (``UNKNOWN``); ``legal`` is the engine's
-legal move of that type there (``Game.legal_moves``: what the screen needs to draw its form, the
-deal's counteroffer order and face-up emergency cards, the end of round's asset cards). The
-screen names who is active every time, draws each position's own form from it and computes no
-rule.
+on and the round's asset cards count down (D21). What follows an end of round depends only on
+two of its numbers: the threat its event adds (a takeover ends the game, D19) and the asset cards
+of the next round (D2); what follows a demand round depends on nothing the host enters there
+(its outcome is the tracked supply's, its investments change capital only). ``turn_answers(game)``
+finds all of it from the engine itself, by applying moves to copies of the game: a plain deal
+(the active player's offer, nobody countering, the main offer winning), an end of round with each
+threat the track has (0 to the pack's maximum, or none) and each number of asset cards up to the
+horizon's (or none), a demand round with every player investing. A move the engine refuses is
+no answer.
+
+``{"start": key, "positions": {key: position}}``, a position being
+
+- ``{"expects": "deal", "active", "deal", "of", "label", "legal", "deal_then": key}``;
+- ``{"expects": "end_round", "label", "legal", "cases": [{"event_threat", "next_assets",
+  "then": key}]}``: where the end of the round leads for each pair of its numbers the engine
+  accepts (None: the field left empty; a pair not listed is no answer);
+- ``{"expects": "demand_round", "label", "legal", "then": key}``;
+- ``{"expects": "finish", "label", "legal"}`` (the game is over: revealing the rivals, some
+  sealed at setup, is the server's);
+- ``{"expects": None}`` (``UNKNOWN``).
+
+``legal`` is the engine's legal move of that type there (``Game.legal_moves``: what the screen
+needs to draw its form). **The horizon:** the round after the start's is answered through its end
+of round, whose form is drawn but whose numbers lead nowhere (no ``cases``), as do a demand round
+and the game's end reached from an end of round entered offline (the demand round's outcome
+depends on the production entered): what follows is the server's to say. The next round's
+asset cards are answered up to the number of players plus ``EXTRA_ASSETS`` (events and asset
+abilities add some); a larger number is no answer. The screen names who is active every time,
+draws each position's own form from it, looks up where each move leads and computes no rule.
 """
 
 from ..errors import RulesError
 from .game import Game
-from .moves import Move, Offer
+from .moves import Investment, Move, Offer
 
 UNKNOWN = "?"
+#: the next round's asset cards answered: up to the number of players plus these
+EXTRA_ASSETS = 2
 
 
 def turn_answers(game: Game):
@@ -31,30 +52,57 @@ def turn_answers(game: Game):
             positions[key] = position
         return keys[canonical]
 
-    def key_of(g):
+    def unknown():
+        return add(("unknown",), UNKNOWN, {"expects": None})
+
+    def after(g, move, ended):
+        """The key of the position ``move`` leads to from ``g``; None when the engine refuses it."""
+        try:
+            g.check(move)  # a refusal costs no copy
+        except RulesError:
+            return None
+        later = g.copy()
+        later.apply(move)
+        return key_of(later, ended)
+
+    def key_of(g, ended):
+        """``ended``: a round has ended on the way from the start (the horizon's round)."""
         if g.finished:
-            return add(("unknown",), UNKNOWN, {"expects": None})
+            return unknown()
         nxt = g.next()
-        if nxt["expects"] != "deal":
-            return add((nxt["expects"], g.label), f"{nxt['expects'][0]}{len(positions)}",
-                       {"expects": nxt["expects"], "label": g.label, "legal": _legal(g, nxt["expects"])})
-        canonical = ("deal", g.label, nxt["deal"], nxt["active"])
+        expects = nxt["expects"]
+        if expects == "deal":
+            canonical = ("deal", g.label, nxt["deal"], nxt["of"], nxt["active"])
+            if canonical in keys:
+                return keys[canonical]
+            key = add(canonical, f"d{len(positions)}", {"expects": "deal", "active": nxt["active"], "deal": nxt["deal"],
+                                                      "of": nxt["of"], "label": g.label, "legal": _legal(g, "deal")})
+            positions[key]["deal_then"] = after(g, _plain_deal(g, nxt["active"]), ended) or unknown()
+            return key
+        canonical = (expects, g.label)
         if canonical in keys:
             return keys[canonical]
-        key = add(canonical, f"d{len(positions)}", {"expects": "deal", "active": nxt["active"], "deal": nxt["deal"],
-                                                  "of": nxt["of"], "label": g.label,
-                                                  "legal": _legal(g, "deal")})
-        after = g.copy()
-        try:
-            after.apply(_plain_deal(g, nxt["active"]))
-        except RulesError:
-            positions[key]["deal_then"] = add(("unknown",), UNKNOWN, {"expects": None})
-        else:
-            positions[key]["deal_then"] = key_of(after)
+        key = add(canonical, f"{expects[0]}{len(positions)}",
+                  {"expects": expects, "label": g.label, "legal": _legal(g, expects)})
+        if ended:
+            return key
+        if expects == "end_round":
+            most = len(g.players) + EXTRA_ASSETS
+            positions[key]["cases"] = [
+                {"event_threat": threat, "next_assets": assets, "then": then}
+                for threat in (None, *range(g.pack.threat_max + 1))
+                for assets in (None, *range(1, most + 1))
+                for then in [after(g, Move("end_round", production={}, event_threat=threat, next_assets=assets), True)]
+                if then is not None]
+        elif expects == "demand_round":
+            investments = _plain_investments(g)
+            thens = [after(g, Move("demand_round", investments=investments, next_demand=card), True)
+                     for card in (g.demand, None)] if investments else []
+            positions[key]["then"] = next((t for t in thens if t is not None), None) or unknown()
         return key
 
-    start = key_of(game)
-    add(("unknown",), UNKNOWN, {"expects": None})
+    start = key_of(game, False)
+    unknown()
     return {"start": start, "positions": positions}
 
 
@@ -69,3 +117,12 @@ def _plain_deal(g, active):
     asset = free[0] if free else next(f"offline-{i}" for i in range(len(held) + 1) if f"offline-{i}" not in held)
     return Move("deal", active=active, asset=asset, main=Offer(card="offline"), counteroffers=(), support=(),
                 winner="main")
+
+
+def _plain_investments(g):
+    """Every player investing nothing, each with a card of their own (the pack's, if it lists
+    them); None when the pack lists too few."""
+    cards = [c.code for c in g.pack.investments] if g.pack.investments else [f"offline-{i}" for i in range(len(g.players))]
+    if len(cards) < len(g.players):
+        return None
+    return tuple(Investment(p.name, card, 0) for p, card in zip(g.players, cards))

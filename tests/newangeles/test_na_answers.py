@@ -1,0 +1,172 @@
+"""What the turn screen needs to follow the moves entered offline past the end of a round
+(issue 18 item 2; ``rules/newangeles/answers.py``): the engine answers where each move leads,
+through the end of the round after the live one, and every answer is what the engine then does
+with the moves a host really enters (other offers, counteroffers, production, an event)."""
+
+import pytest
+
+from facilitator.rules.newangeles.answers import EXTRA_ASSETS, UNKNOWN, turn_answers
+
+from facilitator.rules.newangeles import RulesError
+
+from .helpers import deal, demand_round, end_round, make_game, meet_demand, reach, threat, unopposed
+
+
+def said_then(position, event_threat=None, next_assets=None):
+    """Where an end of round leads for its numbers, as the page looks it up (None: no answer)."""
+    found = [c["then"] for c in position["cases"]
+             if (c["event_threat"], c["next_assets"]) == (event_threat, next_assets)]
+    assert len(found) <= 1, found
+    return found[0] if found else None
+
+
+def waits_as_said(game, position):
+    """The game waits for what the position says."""
+    nxt = game.next()
+    if position["expects"] is None:
+        return
+    assert nxt["expects"] == position["expects"], (nxt, position)
+    assert game.label == position["label"]
+    if nxt["expects"] == "deal":
+        assert (nxt["active"], nxt["deal"], nxt["of"]) == (position["active"], position["deal"], position["of"])
+    legal = {m["type"]: m for m in game.legal_moves()}
+    if nxt["expects"] in ("deal", "end_round"):
+        assert position["legal"]["type"] == nxt["expects"]
+        if nxt["expects"] == "deal":
+            assert position["legal"] == legal["deal"]
+
+
+def other_deal(game, i):
+    """A deal the answers could not know: countered, the counteroffer supported and winning."""
+    active = game.next()["active"]
+    left = game.clockwise_from_left(active)
+    return deal(active, asset=f"Z{i:02d}", counters=[left[0]], support=[(left[-1], "counter", 2)])
+
+
+def test_the_rest_of_the_round_its_end_and_the_next_round_are_answered_as_the_engine_plays_them():
+    game = make_game(assets=3)
+    answers = turn_answers(game)
+    positions = answers["positions"]
+    key = answers["start"]
+    # S1: deal after deal, whatever was offered
+    for i in range(3):
+        waits_as_said(game, positions[key])
+        game.apply(other_deal(game, i))
+        key = positions[key]["deal_then"]
+    end = positions[key]
+    waits_as_said(game, end)
+    assert end["expects"] == "end_round" and end["label"] == "S1"
+    # the end of S1 with production (none of it changes what follows), an event and 4 asset cards
+    game.apply(end_round(production={"energy": 3, "tech": 0}, event="E01", event_threat=2, next_assets=4))
+    key = said_then(end, 2, 4)
+    assert key is not None
+    for i in range(4):
+        waits_as_said(game, positions[key])
+        assert positions[key]["label"] == "S2"
+        game.apply(other_deal(game, 10 + i))
+        key = positions[key]["deal_then"]
+    # the end of the next round: its form, and what follows it is the server's to say (the horizon)
+    waits_as_said(game, positions[key])
+    assert positions[key]["expects"] == "end_round" and positions[key]["label"] == "S2"
+    assert "cases" not in positions[key]
+
+
+def test_an_end_of_round_leads_where_the_engine_takes_each_pair_of_its_numbers():
+    """Every pair of (threat the event adds, the next round's asset cards) the answers list is
+    one the engine accepts, leading where said; every pair it refuses is left out (no answer)."""
+    game = make_game(assets=1, threat=12)
+    unopposed(game)
+    answers = turn_answers(game)
+    end = answers["positions"][answers["start"]]
+    assert end["expects"] == "end_round"
+    listed = {(c["event_threat"], c["next_assets"]): c["then"] for c in end["cases"]}
+    most = len(game.players) + EXTRA_ASSETS
+    for added in (None, *range(game.pack.threat_max + 3)):
+        for assets in (None, 0, *range(1, most + 2)):
+            after = game.copy()
+            try:
+                after.apply(end_round(next_assets=assets, **({} if added is None else {"event_threat": added})))
+            except RulesError:
+                assert (added, assets) not in listed
+                continue
+            if added is not None and added > game.pack.threat_max or assets is not None and assets > most:
+                assert (added, assets) not in listed  # past the horizon: no answer
+                continue
+            waits_as_said(after, answers["positions"][listed[(added, assets)]])
+    # a takeover by the event: the game's end (its rivals are the server's to reveal)
+    takeover = listed[(game.pack.threat_max - game.threat, None)]
+    assert answers["positions"][takeover]["expects"] == "finish"
+    assert (game.pack.threat_max - game.threat, 2) not in listed and (0, None) not in listed
+    # every threat that takes no city over leads to the same next round
+    assert listed[(None, 3)] == listed[(0, 3)] == listed[(game.pack.threat_max - game.threat - 1, 3)]
+
+
+def test_the_end_of_the_round_before_a_demand_round_leads_to_it_and_the_answers_end_there():
+    game = reach(make_game(), "S2")
+    while game.assets_left:
+        unopposed(game)
+    answers = turn_answers(game)
+    end = answers["positions"][answers["start"]]
+    demand = answers["positions"][said_then(end, None, 3)]
+    # the demand round's outcome depends on the production entered: entering it is the server's
+    assert demand["expects"] == "demand_round" and demand["label"] == "D1" and "then" not in demand
+    assert said_then(end, None, None) is None  # the next round's asset cards are still needed
+
+
+def test_the_last_standard_rounds_end_leads_to_the_last_demand_round_without_asset_cards():
+    game = reach(make_game(), "S6")
+    answers = turn_answers(game)
+    key = answers["start"]
+    while answers["positions"][key]["expects"] == "deal":
+        key = answers["positions"][key]["deal_then"]
+    end = answers["positions"][key]
+    assert end["label"] == "S6" and end["legal"]["next_assets"] == "absent"
+    assert answers["positions"][said_then(end)]["label"] == "D3"
+    assert all(c["next_assets"] is None for c in end["cases"])
+
+
+def test_a_demand_round_on_the_screen_leads_to_the_next_rounds_deals_through_its_end():
+    game = reach(make_game(), "D1")
+    meet_demand(game)
+    answers = turn_answers(game)
+    positions = answers["positions"]
+    start = positions[answers["start"]]
+    assert start["expects"] == "demand_round"
+    game.apply(demand_round(3, 0, 1, 0, next_demand={"code": "DX9", "threat": 4, "targets": {"tech": 2}}))
+    key = start["then"]
+    for i in range(3):  # S3's asset cards were entered at the end of S2
+        waits_as_said(game, positions[key])
+        game.apply(other_deal(game, 40 + i))
+        key = positions[key]["deal_then"]
+    assert positions[key]["expects"] == "end_round" and positions[key]["label"] == "S3"
+    assert "cases" not in positions[key]
+
+
+@pytest.mark.parametrize("label", ["D1", "D3"])
+def test_a_demand_round_that_ends_the_game_leads_to_its_end(label):
+    """D1 unmet with threat one card short of the maximum: a takeover; D3 met: the rounds are over."""
+    game = reach(make_game(), label)
+    if label == "D1":
+        game.apply(threat(game.pack.threat_max - game.demand.threat - game.threat))
+    else:
+        meet_demand(game)
+    answers = turn_answers(game)
+    then = answers["positions"][answers["start"]]["then"]
+    game.apply(demand_round(next_demand=None, names=game.names))
+    assert game.ended and answers["positions"][then]["expects"] == "finish"
+
+
+def test_the_answers_are_bounded_by_the_next_rounds_end():
+    """However long the game, the answers reach the end of the round after the live one: the
+    live round's deals, its end, the next round's deals for each number of asset cards up to the
+    horizon's, that round's end, the game's end and the unknown position."""
+    for players in (("Anna", "Boris", "Vera", "Dmitri"), ("Anna", "Boris", "Vera", "Dmitri", "Elena", "Fyodor")):
+        game = make_game(players=players, assets=len(players))
+        answers = turn_answers(game)
+        n, most = len(players), len(players) + EXTRA_ASSETS
+        kinds = {}
+        for pos in answers["positions"].values():
+            kinds[pos["expects"]] = kinds.get(pos["expects"], 0) + 1
+            assert pos.get("label") in (None, "S1", "S2")
+        assert kinds == {"deal": n + most * (most + 1) // 2, "end_round": 2, "finish": 1, None: 1}
+        assert UNKNOWN in answers["positions"]
