@@ -398,7 +398,8 @@
     mark(null, bannerText);
   }
   function mark(player, text) {
-    document.querySelectorAll(".players [data-name]").forEach(function (el) {
+    // whose turn it is: a game's list of players (class "players", or data-turns) marks it "turn"
+    document.querySelectorAll(".players [data-name], [data-turns] [data-name]").forEach(function (el) {
       if (player === null) el.classList.toggle("turn", el.dataset.turnNow === "1");
       else {
         if (el.dataset.turnNow === undefined) el.dataset.turnNow = el.classList.contains("turn") ? "1" : "0";

@@ -113,6 +113,8 @@ def test_the_rest_of_a_round_its_end_and_the_next_round_offline(browser, server,
                 one_line(words("Deal {n} of {of}", n=n, of=3) + " · " + words("{player} is active", player=deal[0]))
             assert form.locator("[data-count-offline]").is_visible()
             assert page.locator("[data-position-banner]").inner_text() == "S2"
+            # whose deal it is, marked on the players' list as on the live screen
+            assert page.locator(".na-player.turn").evaluate_all("els => els.map(e => e.dataset.name)") == [deal[0]]
             enter_deal(form, deal)
             entered += 1
             wait_waiting(page, entered)

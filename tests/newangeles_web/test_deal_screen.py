@@ -241,3 +241,21 @@ def test_a_repeated_deal_form_is_recorded_once(app, client):
     again = submit(client, form, follow=True)
     assert "This move was already recorded; nothing was added." in again.text
     assert seq(app, table_id) == 1
+
+
+def test_the_players_list_marks_whose_deal_it_is_and_follows_the_first_player(app, client):
+    """The active player of the deal to enter is marked on the live screen (and, offline, the
+    outbox moves the mark along the positions: the list says so with data-turns)."""
+    import re
+    table_id = seated(app, client)
+
+    def marked(page):
+        return re.findall(r'<article class="na-player[^"]*\bturn\b[^"]*" data-name="([^"]+)"', page.html)
+
+    page = screen(client, table_id)
+    assert "data-turns" in page.html and marked(page) == ["Anna"]
+    record(app, table_id, {"type": "deal", "active": "Anna", "asset": "A05", "main": {"card": "Biotech: Drive"},
+                           "counteroffers": [], "support": []})
+    game = load(app, table_id).game
+    active = {m["type"]: m for m in game.legal_moves()}["deal"]["active"]
+    assert active != "Anna" and marked(screen(client, table_id)) == [active]

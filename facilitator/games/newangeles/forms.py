@@ -10,8 +10,9 @@ offline queue (``static/outbox.js``) keeps the same form as it would be posted, 
 reads it with these same readers (``screens.read_form``).
 
 Screens that build a nested object without JavaScript carry helper inputs named ``ui_…`` and a
-hidden ``ui`` marker; ``fold_deal`` and ``fold_investments`` turn them into the nested JSON (the
-deal screen's script strips the helpers before a move is sent, so they never reach a record).
+hidden ``ui`` marker; ``fold_deal`` and ``fold_investments`` turn them into the nested JSON, for
+every tablet alike (no script puts a move together: ISSUE 18's one reading of a form); a record
+holds the move, never a helper.
 
 These readers check shapes only (a whole number is a whole number, a text is not too long);
 every rule is the engine's (``read_move`` for the shape of a move, ``Game`` for the rules).

@@ -1,6 +1,7 @@
-// New Angeles tracker on the host's tablet: steppers, the deal's live count (asked from the
-// server, which asks the engine: no rule is worked out here) and the helper inputs of a screen
-// folded into the move's own fields before it is sent. Every screen works without this script.
+// New Angeles tracker on the host's tablet: steppers and the deal's live count (asked from the
+// server, which folds the screen's helper inputs into the deal and asks the engine: no rule is
+// worked out and no move is put together here; the count sends back the deal's fields as the
+// server read them). Every screen works without this script, and a form is posted as it is.
 // Offline the count cannot be asked: the screen says the deal is checked when the connection
 // returns, and the deal is recorded as entered (the outbox sends it; the server checks it). The
 // forms of the positions the deals entered offline lead to (data-offline, drawn by the server
@@ -20,14 +21,7 @@
     input.dispatchEvent(new Event("input", {bubbles: true}));
   }
 
-  // a move is sent with its own fields only: the helpers (data-ui) stay out of it
-  function holdHelpers(form) {
-    var helpers = form.querySelectorAll("[data-ui]");
-    helpers.forEach(function (el) { el.disabled = true; });
-    setTimeout(function () { helpers.forEach(function (el) { el.disabled = false; }); }, 0);
-  }
-
-  // ----- the deal: its JSON fields built from the screen, counted by the server ---------------------
+  // ----- the deal: counted by the server ---------------------------------------------------------------
   var deal = document.getElementById("na-deal");
   var version = 0, timer = null, busy = false, countFailed = false;
   // the host tapped «Record» while the count was behind what was entered: count, then record
@@ -46,55 +40,8 @@
     if (note) note.hidden = !yes;
   }
 
-  function whole(input) {
-    var n = input ? parseInt(input.value, 10) : NaN;
-    return isNaN(n) ? 0 : n;
-  }
-
-  // the move's nested keys from the helper inputs, exactly as the server folds them
-  // (newangeles_forms.fold_deal): rows are drawn clockwise, so lists come out in the order made
-  function foldDeal() {
-    var f = deal.elements;
-    var card = f.ui_main_card ? f.ui_main_card.value.trim() : "";
-    var em = f.ui_main_kind && f.ui_main_kind.checked ? f.ui_main_kind.dataset.corp : null;
-    var main = em ? {emergency: em} : (card ? {card: card} : null);
-    var counters = [];
-    deal.querySelectorAll(".na-counters li[data-player]").forEach(function (li) {
-      var text = li.querySelector("input[name^=ui_counter_]:not([type=checkbox])");
-      var box = li.querySelector("input[type=checkbox]");
-      var c = text ? text.value.trim() : "";
-      if (box && box.checked) counters.push({player: li.dataset.player, emergency: box.dataset.corp});
-      else if (c) counters.push({player: li.dataset.player, card: c});
-    });
-    var support = [];
-    deal.querySelectorAll(".na-support tr[data-player]").forEach(function (tr) {
-      ["main", "counter"].forEach(function (which) {
-        var n = whole(tr.querySelector("input[name^=ui_sup_" + which + "_]"));
-        if (n) support.push({player: tr.dataset.player, offer: which, cards: n});
-      });
-    });
-    var extra = {};
-    ["main", "counter"].forEach(function (which) {
-      var n = whole(f["ui_extra_" + which]);
-      if (n) extra[which] = n;
-    });
-    var transfers = [];
-    try { transfers = JSON.parse(f.ui_tr_list.value || "[]"); } catch (e) { transfers = []; }
-    var giver = f.ui_tr_from ? f.ui_tr_from.value : "", receiver = f.ui_tr_to ? f.ui_tr_to.value : "";
-    var amount = whole(f.ui_tr_capital), asset = f.ui_tr_asset ? f.ui_tr_asset.value : "";
-    if (giver && receiver && (amount || asset)) {
-      transfers.push({from: giver, to: receiver, capital: amount, assets: asset ? [asset] : []});
-    }
-    f.main.value = main ? JSON.stringify(main) : "";
-    f.counteroffers.value = JSON.stringify(counters);
-    f.support.value = JSON.stringify(support);
-    f.extra.value = Object.keys(extra).length ? JSON.stringify(extra) : "";
-    f.transfers.value = transfers.length ? JSON.stringify(transfers) : "";
-  }
-
   function changed(delay) {
     recordAfterCount = null;  // edited after the tap: the host sees the new count first
-    foldDeal();
     version += 1;
     deal.dataset.dirty = "1";
     clearTimeout(timer);
@@ -130,7 +77,6 @@
           if (old.tagName === "DETAILS" && old.open) copy.open = true;
           old.replaceWith(copy);
         });
-        foldDeal();
         if (v === version) { delete deal.dataset.dirty; recordNow(); } else { recordAfterCount = null; changed(150); }
       })
       .catch(function (err) {
@@ -140,7 +86,6 @@
   }
 
   if (deal) {
-    foldDeal();
     deal.addEventListener("input", function (ev) {
       var t = ev.target;
       if (!t.name || t.type === "hidden") return;
@@ -184,44 +129,11 @@
     stepInput(b);
   });
 
-  // ----- the demand round: investments and the next demand card as the move's JSON ----------------
-  function foldDemand(form) {
-    var investments = [];
-    form.querySelectorAll("tr[data-player]").forEach(function (row) {
-      var card = row.querySelector("input[name^=ui_inv_card_]"), cap = row.querySelector("input[name^=ui_inv_capital_]");
-      var c = card.value.trim(), k = cap.value.trim();
-      if (!c && !k) return;
-      investments.push({player: row.dataset.player, card: c, capital: k === "" ? 0 : Number(k)});
-    });
-    form.querySelector("input[name=investments]").value = JSON.stringify(investments);
-    var choice = form.querySelector("select[name=ui_nd_code]"), next = null;
-    if (choice && choice.value === "__other__") {
-      var code = form.querySelector("input[name=ui_nd_other_code]").value.trim();
-      if (code) {
-        var targets = {};
-        form.querySelectorAll("input[name^='ui_nd_target-']").forEach(function (i) {
-          if (i.value.trim() !== "") targets[i.name.slice("ui_nd_target-".length)] = Number(i.value);
-        });
-        var threat = form.querySelector("input[name=ui_nd_threat]").value.trim();
-        next = {code: code, threat: threat === "" ? 0 : Number(threat), targets: targets};
-      }
-    } else if (choice && choice.value) {
-      next = choice.value;
-    }
-    form.querySelector("input[name=next_demand]").value = next === null ? "" : JSON.stringify(next);
-  }
-  document.querySelectorAll("form[data-fold=demand]").forEach(function (form) {
-    foldDemand(form);
-    form.addEventListener("input", function () { foldDemand(form); });
-    form.addEventListener("change", function () { foldDemand(form); });
-  });
-
   // ----- sending a move ------------------------------------------------------------------------------
   window.addEventListener("submit", function (ev) {
     var form = ev.target;
     if (!form.dataset || !form.dataset.move) return;
     if (form.dataset.offline !== undefined) return;  // posted as it is, helpers and all
-    if (form === deal) foldDeal();
     if (form === deal && !countFailed && (deal.dataset.dirty || busy)) {
       // the count on the screen is not the count of what was entered: count first, then send
       // (the deal's lines and its count are what the engine will be asked to record)
@@ -232,8 +144,6 @@
       count();
       return;
     }
-    if (form.dataset.fold === "demand") foldDemand(form);
-    holdHelpers(form);
   }, true);
 
   // «Undo the last move» in a move form's bar: the undo form itself is sent (its confirmation and
