@@ -1,6 +1,7 @@
 // A player's page follows the game by itself: it asks for itself again with its ETag every few
-// seconds; the server answers 304 while the table has not moved, else the new page, whose main
-// part is swapped in place. A revoked link (410) or a vanished seat (404) shows its own page.
+// seconds; the server answers 304 while nothing of this player's changed (the ETag it answers
+// with is kept: it names the table's position now), else the new page, whose main part is
+// swapped in place. A revoked link (410) or a vanished seat (404) shows its own page.
 (function () {
   var box = document.getElementById("seat"), offline = document.getElementById("offline");
   if (!box) return;
@@ -10,7 +11,8 @@
                                                  credentials: "same-origin"})
       .then(function (r) {
         if (offline) offline.hidden = true;
-        if (r.status === 304) return null;
+        // 304: nothing of this player's changed; its ETag may name the table's newer position
+        if (r.status === 304) { etag = r.headers.get("ETag") || etag; return null; }
         if (r.status === 404 || r.status === 410) { location.reload(); return null; }
         if (!r.ok) throw new Error(r.status);
         etag = r.headers.get("ETag");
