@@ -199,19 +199,29 @@ def _draw(event_id, version, locale):
             charts = [] if data["announcement"] else projector_charts(s, ev, [t.table for t in tables])
             data["rendered"] = render_template("public/_standings.html", data=data, charts=charts)
     return {"version": version, "etag": f"{version}-{locale}", "locale": locale,
-            "body": json.dumps(data, ensure_ascii=False)}
+            "body": json.dumps(data, ensure_ascii=False).encode("utf-8")}
 
 
-def unchanged(app, event_id, lang, tags):
-    """For a projector's poll answered before the app (``web.polls``): the ETag to answer 304
-    with while the event has not changed since the one its poll holds (one row read by its
-    key), or None (the app answers)."""
-    known = _languages(app.extensions.get("facilitator.projector_cache", {}), event_id, read=False)
+def poll_answer(app, event_id, lang, tags):
+    """For a projector's poll answered before the app (``web.polls``): ``(etag, None)`` for a
+    304 while the event has not changed since the ETag its poll holds (one row read by its
+    key); ``(etag, body)`` once it has and another projector's poll had it drawn already (the
+    shared drawing, handed over as it is); None when the app is to answer (to draw it)."""
+    cache = app.extensions.get("facilitator.projector_cache", {})
+    known = _languages(cache, event_id, read=False)
     if known is None:
         return None
     version = services.events.version_check(app.extensions["facilitator.engine"], event_id)
-    etag = f"{version}-{lang if lang in known[1] else known[0]}"
-    return etag if version is not None and etag in tags else None
+    if version is None:
+        return None
+    locale = lang if lang in known[1] else known[0]
+    etag = f"{version}-{locale}"
+    if etag in tags:
+        return etag, None
+    entry = cache.get((event_id, locale))
+    if entry is not None and entry["version"] == version:
+        return etag, entry["body"]
+    return None
 
 
 @bp.get("/e/<int:event_id>/standings.json")

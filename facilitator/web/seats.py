@@ -164,7 +164,24 @@ class States:
 
 def states(app=None):
     """The app's ``States``."""
-    return (app or current_app).extensions.setdefault("facilitator.seat_states", States())
+    extensions = (app or current_app).extensions
+    kept = extensions.get("facilitator.seat_states")
+    if kept is None:
+        kept = extensions.setdefault("facilitator.seat_states", States())
+    return kept
+
+
+_locales = {}  # ruleset -> its game's languages (a poll before the app asks them of no registry)
+
+
+def _game_locales(ruleset):
+    known = _locales.get(ruleset)
+    if known is None:
+        try:
+            known = _locales[ruleset] = tuple(games.get(ruleset).locales)
+        except KeyError:
+            return ()
+    return known
 
 
 def still_current(check, locale, tags, kept):
@@ -194,15 +211,11 @@ def unchanged(app, token, lang, tags):
     """For a poll answered before the app (``web.polls``): the ETag to answer 304 with, or None
     (the app answers: a page to draw, an unknown or revoked link, a language the link does not
     name). One indexed read; the digests of a position only as this process keeps them."""
-    check = services.seats.change_check(app.extensions["facilitator.engine"], token)
-    if check is None or check.revoked:
-        return None
-    try:
-        game = games.get(check.ruleset)
-    except KeyError:
-        return None
     tags = held(tags)
-    if lang not in game.locales or not tags:
+    if not tags:
+        return None
+    check = services.seats.change_check(app.extensions["facilitator.engine"], token)
+    if check is None or check.revoked or lang not in _game_locales(check.ruleset):
         return None
     return still_current(check, lang, tags, states(app))
 

@@ -104,6 +104,9 @@ def test_another_event_changing_leaves_this_etag_alone(app, anon_client):
 
 def test_ten_projectors_share_one_drawing_per_change_and_a_poll_with_nothing_new_never_reaches_flask(
         app, client, anon_client, monkeypatch):
+    """However many screens poll, the standings are drawn once per change of the event and
+    language; a poll with nothing new is answered 304 from the event's row alone, and one after
+    a change is handed the drawing already made, both in front of Flask (``web.polls``)."""
     from facilitator.web import public
     event_id = new_event(app)
     table_id = seated_table(app, event_id, "Стол 1", seed=1, moves=2)
@@ -126,9 +129,12 @@ def test_ten_projectors_share_one_drawing_per_change_and_a_poll_with_nothing_new
     assert reached == []
     label, form_url, fields = move_forms(app, table_id)[0]
     assert post(english(client), form_url, fields).status_code == 303
+    reached.clear()
     after = [screen.get(url, headers={"If-None-Match": etag}) for screen in screens]
     assert [r.status_code for r in after] == [200] * 10 and len(drawn) == 2  # one drawing for the ten
-    assert len({r.headers["ETag"] for r in after} | {etag}) == 2
+    assert len({r.headers["ETag"] for r in after} | {etag}) == 2 and len({r.get_data() for r in after}) == 1
+    assert after[0].get_json()["rendered"] and all(r.mimetype == "application/json" for r in after)
+    assert reached == [url]  # the first drew it; the nine others were handed it before the app
     # a screen asking in another of the game's languages gets its own drawing, once
     english_screens = [screen.get(url + "?lang=en") for screen in screens[:3]]
     assert len(drawn) == 3 and len({r.headers["ETag"] for r in english_screens}) == 1
