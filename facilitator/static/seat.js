@@ -6,9 +6,14 @@
   var box = document.getElementById("seat"), offline = document.getElementById("offline");
   if (!box) return;
   var every = (parseInt(box.dataset.poll, 10) || 5) * 1000, etag = box.dataset.etag || null;
+  // the page asks for itself in the language it is drawn in (a link without ?lang= too): the
+  // server then answers "nothing new" from the change check alone, before its pages' machinery
+  var lang = document.documentElement.lang, address = location.pathname + location.search;
+  if (lang && !/[?&]lang=/.test(location.search)) {
+    address += (location.search ? "&" : "?") + "lang=" + encodeURIComponent(lang);
+  }
   function poll() {
-    fetch(location.pathname + location.search, {headers: etag ? {"If-None-Match": etag} : {}, cache: "no-cache",
-                                                 credentials: "same-origin"})
+    fetch(address, {headers: etag ? {"If-None-Match": etag} : {}, cache: "no-cache", credentials: "same-origin"})
       .then(function (r) {
         if (offline) offline.hidden = true;
         // 304: nothing of this player's changed; its ETag may name the table's newer position
