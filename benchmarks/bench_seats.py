@@ -168,7 +168,11 @@ def run(url, args, tmp):
                   for _ in range(args.projectors)]
 
     meter = app.wsgi_app = Meter(app.wsgi_app)
-    reached = app.wsgi_app.app.wsgi_app = Reached(app.wsgi_app.app.wsgi_app)  # web.polls -> Flask
+    polls = meter.app  # web.polls, in front of Flask (without it, as before it was: every poll reaches Flask)
+    if hasattr(polls, "wsgi_app"):
+        reached = polls.wsgi_app = Reached(polls.wsgi_app)
+    else:
+        reached = meter.app = Reached(polls)
     client = app.test_client()
 
     def poll(poller):
