@@ -49,6 +49,25 @@ def number(n, locale=None):
         if n.is_integer():
             n = int(n)
     loc = _locale(locale)
+    if type(n) is int and -KEPT_UP_TO < n < KEPT_UP_TO:
+        # a chart's ticks and a page's figures name the same few hundred numbers again and again
+        key = (loc, n)
+        text = _written.get(key)
+        if text is None:
+            if len(_written) >= KEPT_NUMBERS:
+                _written.clear()
+            text = _written[key] = _number(n, loc)
+        return text
+    return _number(n, loc)
+
+
+#: integers below this (in size) are written once per language and process (``_written``)
+KEPT_UP_TO = 10 ** 7
+KEPT_NUMBERS = 50_000
+_written = {}
+
+
+def _number(n, loc):
     with decimal.localcontext() as ctx:
         if isinstance(n, int):
             # Babel rounds through decimal, whose default precision (28 digits) would refuse

@@ -284,3 +284,62 @@ def everything(app, models):
     with db(app) as s:
         return {model.__name__: sorted(repr(sorted(row.model_dump().items())) for row in s.exec(select(model)).all())
                 for model in models}
+
+
+# ----- the players' phones ------------------------------------------------------------------------
+class Phones:
+    """Each player's own page as their phone holds it (its body and ETag, its own cookies), polled
+    as ``static/seat.js`` polls it: with the ETag of its last answer (a 304's too) and its link's
+    ``?lang=``. ``poll()`` asks every page once and holds the server to what a 304 means: the
+    page held is the very page the server would draw now (but for the ETag it carries), and no
+    poll sends its cookie again. ``reached`` counts the polls that got past ``web.polls`` to
+    Flask (a poll answered from the change check alone does not)."""
+
+    ETAG_ATTR = re.compile(r"data-etag='[^']*'")
+
+    def __init__(self, app, links, lang):
+        self.app, self.lang, self.reached, self._count = app, lang, 0, [0]
+        self.links = {name: link + f"?lang={lang}" for name, link in links.items()}
+        self.browsers = {name: app.test_client() for name in links}
+        self.held = {}
+        polls = app.wsgi_app  # web.polls in front of Flask
+        inner = polls.wsgi_app
+
+        def counted(environ, start_response):
+            self._count[0] += 1
+            return inner(environ, start_response)
+        polls.wsgi_app = counted
+        self._restore = lambda: setattr(polls, "wsgi_app", inner)
+        for name, link in self.links.items():
+            page = self.browsers[name].get(link)
+            assert page.status_code == 200, (name, page.status_code)
+            self.held[name] = (page.get_data(as_text=True), page.headers["ETag"])
+
+    def close(self):
+        self._restore()
+
+    def drawn_now(self, name):
+        """The player's page as a browser opening it now is given it."""
+        page = self.app.test_client().get(self.links[name])
+        assert page.status_code == 200, (name, page.status_code)
+        return page.get_data(as_text=True)
+
+    def poll(self):
+        """Every page polled once: the names whose pages came back drawn again."""
+        drawn = set()
+        for name, link in self.links.items():
+            body, etag = self.held[name]
+            before = self._count[0]
+            answer = self.browsers[name].get(link, headers={"If-None-Match": etag})
+            self.reached += self._count[0] - before
+            assert "Set-Cookie" not in answer.headers, f"{name}'s poll sent its cookie again"
+            if answer.status_code == 304:
+                assert answer.get_data() == b""
+                now = self.drawn_now(name)
+                assert self.ETAG_ATTR.sub("", now) == self.ETAG_ATTR.sub("", body), f"{name}: a 304 for a changed page"
+                self.held[name] = (body, answer.headers.get("ETag") or etag)
+            else:
+                assert answer.status_code == 200, (name, answer.status_code)
+                drawn.add(name)
+                self.held[name] = (answer.get_data(as_text=True), answer.headers["ETag"])
+        return drawn

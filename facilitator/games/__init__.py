@@ -218,6 +218,18 @@ class GamePackage:
         only what every player may know (no sealed card, no other player's secret)."""
         return None
 
+    def player_state(self, loaded, name):
+        """Everything of the game a player's own page (``player_view``) shows, as plain data in
+        no language (numbers, strings, lists, dicts; no sets), worked out from the engine without
+        drawing anything: while it stays the same, whatever the other players do, the page's
+        poll is answered "nothing new" (304) and the page is not drawn again. It is compared
+        only between two positions of one game going on — the later one's moves in force are
+        the earlier one's and more (no move taken back, no new setup in between; the app sees
+        to that) — so what only grows along a game, such as the moves that concern the player,
+        may be counted instead of spelled out. Never anything the player may not know. None
+        (the default): the page is drawn again whenever the table moves."""
+        return None
+
     def player_sheet(self, loaded, name):
         """A player's one-page sheet of their game: the HTML of its print page (a game's
         ``templates/print/``, ``facilitator.reports.pdf.render_html``), which the app lays out

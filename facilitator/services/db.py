@@ -19,12 +19,13 @@ from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
-from facilitator.storage.db import (database_url, dispose_all, get_engine, init_db, instance_path, is_writing, reset_writing,
-                          session_scope, set_writing, writes_committed, writing)
+from facilitator.storage.db import (database_url, dispose_all, forget_readers, get_engine, init_db, instance_path,
+                                    is_writing, read_row, reset_writing, session_scope, set_writing, writes_committed,
+                                    writing)
 
 __all__ = ["engine_for", "new_session", "session_scope", "startup", "dispose_all", "database_url",
            "instance_path", "after_commit", "writing", "set_writing", "reset_writing", "is_writing",
-           "lock_conflict", "writes_committed"]
+           "lock_conflict", "writes_committed", "read_row"]
 
 STARTUP_LOCK = zlib.crc32(b"facilitator start-up")  # the advisory lock's number
 
@@ -115,6 +116,7 @@ def _after_fork_in_child():
     from facilitator.storage import db
     for engine in list(db._engines.values()):
         engine.dispose(close=False)
+    forget_readers()
 
 
 if hasattr(os, "register_at_fork"):

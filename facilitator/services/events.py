@@ -18,6 +18,7 @@ from facilitator.rules import registry
 from facilitator.rules.errors import PackError, RulesError
 from facilitator.storage.models import ContentPackRow, Event, GameTable, MoveRow
 from facilitator.services import tables as table_service
+from facilitator.services.db import read_row
 from facilitator.services.access import ensure_access, new_pin, new_token, reissue_access
 from facilitator.services.packs import ensure_sample, pack_of, row_by_id, store_pack
 
@@ -188,6 +189,18 @@ def event_version(session, event_id):
     return f"{event_id}-{event.version}-{event.announce_step}"
 
 
+_VERSION = "SELECT version, announce_step FROM event WHERE id = ?"
+
+
+def version_check(engine, event_id):
+    """``event_version`` read as a poll reads it: one row by its key on a pooled driver
+    connection, no unit of work (``db.read_row``); None for an unknown event."""
+    if not isinstance(event_id, int) or not 0 < event_id < 2 ** 31:
+        return None
+    row = read_row(engine, _VERSION, (event_id,))
+    return None if row is None else f"{event_id}-{row[0]}-{row[1]}"
+
+
 # ----- backups ---------------------------------------------------------------------------------
 def backup(session, event_id):
     """The whole event as one JSON object: settings, each pack version once, and every table's
@@ -271,5 +284,5 @@ def restore(session, data, rename=None):
 
 __all__ = ["BACKUP_FORMAT", "BackupError", "EventExists", "STALLED_SECONDS", "TableProgress", "add_table",
            "add_tables", "announce", "backup", "bump", "create_event", "ensure_access", "event_pack_row",
-           "event_standings", "event_version", "events", "get_event", "progress", "reissue_access", "restore",
+           "event_standings", "event_version", "version_check", "events", "get_event", "progress", "reissue_access", "restore",
            "tables_of", "PackError", "RulesError", "pack_of"]

@@ -8,11 +8,13 @@ game's (``GamePackage.player_view``).
 """
 
 import secrets
+from typing import NamedTuple
 
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
+from facilitator.services.db import read_row
 from facilitator.storage.models import GameTable, Seat, utcnow
 
 #: the longest secret a link may carry (longer ones are not looked up at all)
@@ -78,22 +80,38 @@ def by_token(session, token):
 
 
 #: a player's page's change check: its seat and its table's position in one indexed row
-_CHECK = text("SELECT seat.id, seat.revoked_at, game_table.id, game_table.seq, game_table.rev, game_table.ruleset "
-              "FROM seat JOIN game_table ON game_table.id = seat.table_id WHERE seat.token = :token")
+_CHECK = ("SELECT seat.id, seat.player, seat.revoked_at, game_table.id, game_table.seq, game_table.rev, "
+          "game_table.move_count, game_table.ruleset "
+          "FROM seat JOIN game_table ON game_table.id = seat.table_id WHERE seat.token = ?")
+
+
+class Check(NamedTuple):
+    """What a poll of a player's page reads: the seat and where its table stands. ``line``
+    (``seq`` less the moves in force) grows with every move taken back (a take-back row adds to
+    ``seq`` and takes a move out of force) and with nothing else: two positions of one ``rev``
+    and one ``line`` are one game going on, the later one's moves in force the earlier one's and
+    more."""
+    seat: int
+    player: str
+    revoked: bool
+    table: int
+    seq: int
+    rev: int
+    line: int
+    ruleset: str
 
 
 def change_check(engine, token):
-    """``(seat id, revoked, table id, seq, rev, ruleset)`` of a link's secret, or None: a poll's
-    one query, on a pooled connection without a unit of work (the cheapest read there is), so
-    that a room of phones asking "anything new?" costs the server next to nothing."""
+    """The ``Check`` of a link's secret, or None: a poll's one query, on a pooled driver
+    connection without a unit of work (``db.read_row``, the cheapest read there is), so that a
+    room of phones asking "anything new?" costs the server next to nothing."""
     if not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN:
         return None
-    with engine.connect() as connection:
-        row = connection.execute(_CHECK, {"token": token}).first()
+    row = read_row(engine, _CHECK, (token,))
     if row is None:
         return None
-    seat_id, revoked, table_id, seq, rev, ruleset = row
-    return seat_id, revoked is not None, table_id, seq, rev, ruleset
+    seat, player, revoked, table, seq, rev, moves, ruleset = row
+    return Check(seat, player, revoked is not None, table, seq, rev, seq - (moves or 0), ruleset)
 
 
 def revoke(session, table_id, player):
@@ -107,4 +125,4 @@ def revoke(session, table_id, player):
     return True
 
 
-__all__ = ["MAX_TOKEN", "live_seats", "ensure_seats", "by_token", "change_check", "revoke"]
+__all__ = ["MAX_TOKEN", "live_seats", "ensure_seats", "by_token", "change_check", "Check", "revoke"]

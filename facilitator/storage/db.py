@@ -21,6 +21,7 @@ import contextlib
 import contextvars
 import os
 import threading
+import time
 from pathlib import Path
 
 from sqlalchemy import event
@@ -183,9 +184,81 @@ def init_db(engine):
 
 
 def dispose_all():
+    close_readers()
     for engine in _engines.values():
         engine.dispose()
     _engines.clear()
+
+
+# ----- the polls' reads -------------------------------------------------------------------------
+#: driver connections kept for ``read_row``: (thread, engine) -> (pooled, driver, replaced after)
+_readers = {}
+_readers_lock = threading.Lock()
+#: connections a forked process inherited: never used, never closed (closing one would end the
+#: parent's session on the server), only kept from the garbage collector
+_inherited = []
+#: a kept connection is replaced after this long (as the pool recycles its own)
+READER_SECONDS = 1800
+
+
+def read_row(engine, sql, params=()):
+    """The first row of a read-only ``sql`` (``?`` placeholders, ``params`` in their order), read
+    on a driver connection this thread keeps for such reads: no pool checkout, no ORM, no
+    statement compiled, no transaction (SQLite's reads outside one; PostgreSQL's connection in
+    autocommit). The cheapest read there is: a poll's change check. A connection that fails is
+    dropped (a new one next time) and the error raised."""
+    if engine.dialect.paramstyle in ("format", "pyformat"):
+        sql = sql.replace("?", "%s")
+    key = (threading.get_ident(), engine)
+    kept = _readers.get(key)
+    if kept is None or time.monotonic() > kept[2]:
+        if kept is not None:
+            _close_reader(key)
+        kept = _open_reader(engine)
+        with _readers_lock:
+            _readers[key] = kept
+    try:
+        cursor = kept[1].cursor()
+        try:
+            cursor.execute(sql, params)
+            return cursor.fetchone()
+        finally:
+            cursor.close()
+    except Exception:
+        _close_reader(key)
+        raise
+
+
+def _open_reader(engine):
+    pooled = engine.raw_connection()
+    driver = pooled.driver_connection
+    pooled.detach()  # this thread's own from now on: it never goes back to the pool
+    if engine.dialect.name == "postgresql":
+        driver.autocommit = True  # no transaction left open between two reads
+    return pooled, driver, time.monotonic() + READER_SECONDS
+
+
+def _close_reader(key):
+    with _readers_lock:
+        kept = _readers.pop(key, None)
+    if kept is not None:
+        try:
+            kept[0].close()
+        except Exception:  # noqa: BLE001 - a connection already gone
+            pass
+
+
+def close_readers():
+    """Close every kept reader (the engines are being disposed of)."""
+    for key in list(_readers):
+        _close_reader(key)
+
+
+def forget_readers():
+    """In a forked child: drop the parent's readers without closing them."""
+    with _readers_lock:
+        _inherited.append(dict(_readers))
+        _readers.clear()
 
 
 @contextlib.contextmanager

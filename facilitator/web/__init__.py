@@ -159,6 +159,8 @@ def create_app(test_config=None):
         # tablet keeps its session whichever machine a proxy sends it to), else the instance's
         app.config["SECRET_KEY"] = services.keys.app_key(engine, folder)
     app.extensions["facilitator.engine"] = engine
+    from facilitator.web.polls import Polls
+    app.wsgi_app = Polls(app.wsgi_app, app)  # a poll with nothing new is answered before the app
 
     if os.environ.get("FACILITATOR_BEHIND_PROXY") or app.config.get("BEHIND_PROXY"):
         # behind an HTTPS reverse proxy: trust its X-Forwarded-Proto/-Host/-For (one hop), from
@@ -210,7 +212,9 @@ def create_app(test_config=None):
     @app.before_request
     def _locale():
         wanted = request.args.get("lang")
-        if wanted in i18n.ALL_LOCALES:
+        if wanted in i18n.ALL_LOCALES and session.get("lang") != wanted:
+            # written only when it changes: a page polled with its ``?lang=`` (a player's page)
+            # never sends its cookie again
             session["lang"] = wanted
         # the shared pages speak every language of the app; a game's screens narrow it (use_locales)
         g.locale_token = i18n.set_locale(page_locale(i18n.ALL_LOCALES))

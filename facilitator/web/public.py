@@ -17,11 +17,12 @@ from facilitator.web.auth import client_key, grant_table, throttle
 bp = Blueprint("public", __name__)
 
 
-def projector_data(s, ev):
+def projector_data(s, ev, tables=None):
     """What the projector shows: team ranking (with announcement mode), top players, progress,
-    and the tables left out of the rankings because they need checking."""
+    and the tables left out of the rankings because they need checking (``tables``: the event's
+    ``services.events.progress``, read now if not given)."""
     from facilitator import games
-    tables = services.events.progress(s, ev.id)
+    tables = tables if tables is not None else services.events.progress(s, ev.id)
     result = services.events.event_standings(s, ev.id, tables)
     teams = result["teams"]
     revealed = None
@@ -75,16 +76,18 @@ class _Lazy:
         return getattr(self._loaded, name)
 
 
-def projector_charts(s, ev):
+def projector_charts(s, ev, rows=None):
     """The event's charts (``GamePackage.projector_chart``), each ``{"title", "svg"}`` (its
-    ``<svg>`` markup): its tables that have players and replay, loaded together (their games
+    ``<svg>`` markup): its tables that have players and replay (``rows``: the event's table rows,
+    read now if not given), each loaded only if the game asks more than its row (their games
     from the process's cache)."""
     from facilitator import games
     from facilitator.reports import svgchart
     game = games.get(ev.ruleset)
     if type(game).projector_chart is games.GamePackage.projector_chart:
         return []
-    rows = [t for t in services.events.tables_of(s, ev.id) if t.players and t.status not in ("broken", "setup")]
+    rows = rows if rows is not None else services.events.tables_of(s, ev.id)
+    rows = [t for t in rows if t.players and t.status not in ("broken", "setup")]
     if not rows:
         return []
     figures = game.projector_chart([_Lazy(s, row) for row in rows])
@@ -129,57 +132,96 @@ def _speak(locale):
 
 def _standings_entry(event_id):
     """The event's current projector body and ETag, shared by every projector polling it, in
-    the event's language (``i18n.event_locale``)."""
+    the event's language (``i18n.event_locale``): drawn once per change of the event (its
+    version is one row: O(1) however many moves the event holds) and language, whichever
+    projector asks first; the others are handed the same."""
     cache = current_app.extensions.setdefault("facilitator.projector_cache", {})
-    key = (event_id, _projector_locale(cache, event_id))
-    lock = cache.setdefault(("lock",) + key, threading.Lock())
+    locale = _projector_locale(cache, event_id)
+    key = (event_id, locale)
     entry = cache.get(key)
-    # a projector's standings may be this old (PROJECTOR_FRESH_SECONDS, 1 s by default); while
-    # one request recomputes them, the others are answered from the previous computation
-    if entry is None or time.monotonic() - entry["at"] >= current_app.config["PROJECTOR_FRESH_SECONDS"]:
-        if lock.acquire(blocking=entry is None):
-            try:
-                entry = _refresh(event_id, cache.get(key))
-                cache[key] = entry
-            finally:
-                lock.release()
+    # a projector's standings may be this old (PROJECTOR_FRESH_SECONDS, 1 s by default): within
+    # it nothing is read at all
+    if entry is not None and time.monotonic() - entry["at"] < current_app.config["PROJECTOR_FRESH_SECONDS"]:
+        return entry
+    version = services.events.version_check(current_app.extensions["facilitator.engine"], event_id)
+    if version is None:
+        abort(404)
+    if entry is not None and entry["version"] == version:
+        entry = cache[key] = dict(entry, at=time.monotonic())
+        return entry
+    lock = cache.setdefault(("lock",) + key, threading.Lock())
+    # while one request draws the new standings, the others are answered from the last ones
+    if lock.acquire(blocking=entry is None):
+        try:
+            entry = cache.get(key)
+            if entry is None or entry["version"] != version:
+                entry = _draw(event_id, version, locale)
+            cache[key] = entry = dict(entry, at=time.monotonic())
+        finally:
+            lock.release()
     return entry
 
 
 def _projector_locale(cache, event_id):
     """The projector's language: the event's (``i18n.event_locale``), or one of its game's asked
-    for in the address (``?lang=en``) by a screen that wants another. The event's languages
-    are kept with the projector's cache: they never change, and a poll reads no row for them."""
-    from facilitator.i18n import event_locale, game_locales
-    known = cache.get(("languages", event_id))
+    for in the address (``?lang=en``) by a screen that wants another."""
+    known = _languages(cache, event_id)
     if known is None:
-        with db_session() as s:
-            ev = services.events.get_event(s, event_id) or abort(404)
-            known = cache[("languages", event_id)] = (event_locale(ev), game_locales(ev.ruleset))
+        abort(404)
     asked = request.args.get("lang")
     return asked if asked in known[1] else known[0]
 
 
-def _refresh(event_id, entry):
-    """The projector's body for the event now: recomputed only if the event changed (its
-    version is one row: O(1) however many moves the event holds)."""
+def _languages(cache, event_id, read=True):
+    """``(the event's language, its game's languages)``, kept with the projector's cache: they
+    never change, and a poll reads no row for them. None for an unknown event (or, with
+    ``read`` false, one not read yet)."""
+    from facilitator.i18n import event_locale, game_locales
+    known = cache.get(("languages", event_id))
+    if known is None and read:
+        with db_session() as s:
+            ev = services.events.get_event(s, event_id)
+            if ev is None:
+                return None
+            known = cache[("languages", event_id)] = (event_locale(ev), game_locales(ev.ruleset))
+    return known
+
+
+def _draw(event_id, version, locale):
+    """The projector's body for the event now, in ``locale``: its standings and chart."""
     from facilitator.i18n import use_locale
     with db_session() as s:
         ev = services.events.get_event(s, event_id) or abort(404)
-        version = services.events.event_version(s, event_id)
-        if entry is None or entry["version"] != version:
-            locale = _projector_locale(current_app.extensions["facilitator.projector_cache"], event_id)
-            with use_locale(locale):
-                data = projector_data(s, ev)
-                # the game's picture (issue 21), drawn here as SVG; not while places are announced
-                charts = [] if data["announcement"] else projector_charts(s, ev)
-                data["rendered"] = render_template("public/_standings.html", data=data, charts=charts)
-            entry = {"version": version, "etag": f"{version}-{locale}", "locale": locale,
-                     "body": json.dumps(data, ensure_ascii=False)}
-        else:
-            entry = dict(entry)
-    entry["at"] = time.monotonic()
-    return entry
+        with use_locale(locale):
+            tables = services.events.progress(s, ev.id)  # every table's row and kept standing, read once
+            data = projector_data(s, ev, tables)
+            # the game's picture (issue 21), drawn here as SVG; not while places are announced
+            charts = [] if data["announcement"] else projector_charts(s, ev, [t.table for t in tables])
+            data["rendered"] = render_template("public/_standings.html", data=data, charts=charts)
+    return {"version": version, "etag": f"{version}-{locale}", "locale": locale,
+            "body": json.dumps(data, ensure_ascii=False).encode("utf-8")}
+
+
+def poll_answer(app, event_id, lang, tags):
+    """For a projector's poll answered before the app (``web.polls``): ``(etag, None)`` for a
+    304 while the event has not changed since the ETag its poll holds (one row read by its
+    key); ``(etag, body)`` once it has and another projector's poll had it drawn already (the
+    shared drawing, handed over as it is); None when the app is to answer (to draw it)."""
+    cache = app.extensions.get("facilitator.projector_cache", {})
+    known = _languages(cache, event_id, read=False)
+    if known is None:
+        return None
+    version = services.events.version_check(app.extensions["facilitator.engine"], event_id)
+    if version is None:
+        return None
+    locale = lang if lang in known[1] else known[0]
+    etag = f"{version}-{locale}"
+    if etag in tags:
+        return etag, None
+    entry = cache.get((event_id, locale))
+    if entry is not None and entry["version"] == version:
+        return etag, entry["body"]
+    return None
 
 
 @bp.get("/e/<int:event_id>/standings.json")

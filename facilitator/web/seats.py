@@ -5,9 +5,19 @@ answers 410 Gone, and the page offers a new one).
 
 Game-agnostic: what a player's page shows is the game's (``GamePackage.player_view``, its own
 template), and its personal PDF too (``player_sheet``). A page polls itself with its ETag: the
-answer is 304 from the table's row alone (its ``seq`` and ``rev``, one indexed lookup with the
-seat) while nothing changed, so a room of phones costs the server next to nothing between moves.
+answer is 304 while nothing of the player's changed — from the table's row alone (one indexed
+lookup with the seat) while the table has not moved, answered in front of the app
+(``web.polls``); from the player's own state (``GamePackage.player_state``) when the table moved
+without changing it — so a room of phones costs the server next to nothing between moves, and a
+move redraws the pages of the players it changed only.
 """
+
+import hashlib
+import json
+import re
+import threading
+from collections import OrderedDict
+from typing import NamedTuple
 
 from flask import Blueprint, abort, current_app, flash, make_response, redirect, render_template, request, send_file, url_for
 
@@ -70,49 +80,200 @@ def _seat(token):
     game = games.of_table(row)
     use_locales(game.locales, game.key)
     if seat.revoked_at is not None:
-        abort(make_response(render_template("seat/gone.html"), 410))
+        _gone()
     return seat, row, game
 
 
-def _etag(seat, row):
-    return f"seat-{seat.id}-{row.seq}-{row.rev}-{get_locale()}"
+def _gone():
+    abort(make_response(render_template("seat/gone.html"), 410))
+
+
+# ----- the change check ------------------------------------------------------------------------
+# A page's ETag names its seat, the position of its table it was drawn at (``seq``, ``rev`` and
+# ``line``: ``services.seats.Check``), its language and the digest of the player's own state
+# there (``GamePackage.player_state``; "-" when the game gives none, or for a page waiting for
+# the game). A poll is answered 304 when the table has not moved since (one indexed read), or
+# when it has moved on in the same game and the player's state is still the one the page holds:
+# the digests of a position are worked out once per process for all its players together, by
+# the first of their pages to ask after the move.
+
+_ETAG = re.compile(r"^s(\d+)\.(\d+)\.(\d+)\.(\d+)\.([A-Za-z_]{2,12})\.([0-9a-f]{18}|-)$")
+
+
+class Held(NamedTuple):
+    """A page's ETag as its poll sends it back (``If-None-Match``)."""
+    seat: int
+    seq: int
+    rev: int
+    line: int
+    locale: str
+    state: str
+
+    def __str__(self):
+        return f"s{self.seat}.{self.seq}.{self.rev}.{self.line}.{self.locale}.{self.state}"
+
+
+def held(values):
+    """The page ETags among ``values`` (the opaque tags of an ``If-None-Match``)."""
+    out = []
+    for value in values:
+        found = _ETAG.match(value)
+        if found:
+            seat, seq, rev, line, locale, state = found.groups()
+            out.append(Held(int(seat), int(seq), int(rev), int(line), locale, state))
+    return out
+
+
+def digest(state):
+    """A player's state (``GamePackage.player_state``) as the few characters an ETag carries;
+    "-" for None (no state: the page follows every move of its table)."""
+    if state is None:
+        return "-"
+    text = json.dumps(state, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=9).hexdigest()
+
+
+#: positions whose players' digests a process keeps (a few short strings each)
+KEEP_STATES = 4096
+
+
+class States:
+    """``{player: digest}`` of each table position, kept by ``(table, seq, rev, line)``."""
+
+    def __init__(self):
+        self._items, self._lock = OrderedDict(), threading.Lock()
+
+    def get(self, check):
+        with self._lock:
+            return self._items.get((check.table, check.seq, check.rev, check.line))
+
+    def of(self, loaded, game):
+        """Every player's digest at the position ``loaded`` (worked out now if not kept)."""
+        table = loaded.table
+        key = (table.id, table.seq, table.rev, table.seq - (table.move_count or 0))
+        with self._lock:
+            known = self._items.get(key)
+        if known is None:
+            known = {name: digest(game.player_state(loaded, name)) for name in game.player_names(loaded)}
+            with self._lock:
+                self._items[key] = known
+                while len(self._items) > KEEP_STATES:
+                    self._items.popitem(last=False)
+        return known
+
+
+def states(app=None):
+    """The app's ``States``."""
+    extensions = (app or current_app).extensions
+    kept = extensions.get("facilitator.seat_states")
+    if kept is None:
+        kept = extensions.setdefault("facilitator.seat_states", States())
+    return kept
+
+
+_locales = {}  # ruleset -> its game's languages (a poll before the app asks them of no registry)
+
+
+def _game_locales(ruleset):
+    known = _locales.get(ruleset)
+    if known is None:
+        try:
+            known = _locales[ruleset] = tuple(games.get(ruleset).locales)
+        except KeyError:
+            return ()
+    return known
+
+
+def still_current(check, locale, tags, kept):
+    """The ETag of the page a poll holds (one of ``tags``), moved on to the table's position now
+    (``check``), when that page is still the player's page in ``locale``; else None. ``kept``:
+    the app's ``States`` (a position whose digests are not kept yet answers None)."""
+    for tag in tags:
+        if tag.seat != check.seat or tag.locale != locale:
+            continue
+        if (tag.seq, tag.rev, tag.line) == (check.seq, check.rev, check.line):
+            return str(tag)
+        if tag.state != "-" and tag.rev == check.rev and tag.line == check.line and tag.seq < check.seq:
+            digests = kept.get(check)
+            if digests is not None and digests.get(check.player) == tag.state:
+                return str(tag._replace(seq=check.seq))
+    return None
+
+
+def _same_game(check, locale, tags):
+    """Whether one of ``tags`` was drawn earlier in the game the table plays now (the player's
+    state then may still be the state now)."""
+    return any(t.seat == check.seat and t.locale == locale and t.state != "-" and t.rev == check.rev
+               and t.line == check.line and t.seq < check.seq for t in tags)
+
+
+def unchanged(app, token, lang, tags):
+    """For a poll answered before the app (``web.polls``): the ETag to answer 304 with, or None
+    (the app answers: a page to draw, an unknown or revoked link, a language the link does not
+    name). One indexed read; the digests of a position only as this process keeps them."""
+    tags = held(tags)
+    if not tags:
+        return None
+    check = services.seats.change_check(app.extensions["facilitator.engine"], token)
+    if check is None or check.revoked or lang not in _game_locales(check.ruleset):
+        return None
+    return still_current(check, lang, tags, states(app))
+
+
+def _not_modified(etag):
+    response = make_response("", 304)
+    response.set_etag(etag, weak=True)
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
 
 
 @bp.get("/p/<token>")
 def page(token):
-    """The player's page, or 304 when the table has not moved since the ETag the page holds (one
-    indexed row read: ``services.seats.change_check``)."""
-    if request.if_none_match:
-        found = services.seats.change_check(current_app.extensions["facilitator.engine"], token)
-        if found is not None and not found[1]:
-            seat_id, _revoked, _table, seq, rev, ruleset = found
-            game = games.get(ruleset)
-            use_locales(game.locales, game.key)
-            etag = f"seat-{seat_id}-{seq}-{rev}-{get_locale()}"
-            if request.if_none_match.contains_weak(etag):
-                response = make_response("", 304)
-                response.set_etag(etag, weak=True)
-                response.headers["Cache-Control"] = "no-cache"
-                return response
-    seat, row, game = _seat(token)
-    etag = _etag(seat, row)
-    if request.if_none_match.contains_weak(etag):
-        response = make_response("", 304)
-    else:
-        with db_session() as s:
-            loaded = services.load(s, row.id)
-            if loaded.game is None or loaded.broken:
-                html = render_template("seat/waiting.html", seat=seat, table=loaded.table, broken=loaded.broken,
-                                       poll=POLL_SECONDS, etag=etag)
-            else:
-                if seat.player not in game.player_names(loaded):
-                    abort(404)
-                template, context = game.player_view(loaded, seat.player)
-                html = render_template(template, seat=seat, table=loaded.table, poll=POLL_SECONDS, etag=etag,
-                                       sheet_url=url_for("seats.sheet", token=token, lang=get_locale())
-                                       if type(game).player_sheet is not GamePackage.player_sheet else None,
-                                       **context)
-        response = make_response(html)
+    """The player's page, or 304 while the page its poll holds is still theirs: the table has not
+    moved (one indexed read: ``services.seats.change_check``), or it has moved on without
+    changing anything of this player's (``GamePackage.player_state``). A revoked link answers
+    410 at its next poll, whatever ETag it holds."""
+    check = services.seats.change_check(current_app.extensions["facilitator.engine"], token)
+    if check is None:
+        abort(404)
+    try:
+        game = games.get(check.ruleset)
+    except KeyError:
+        abort(404)
+    use_locales(game.locales, game.key)
+    if check.revoked:
+        _gone()
+    locale, kept = get_locale(), states()
+    tags = held(request.if_none_match.as_set(include_weak=True)) if request.if_none_match else []
+    with db_session() as s:
+        loaded = None
+        etag = still_current(check, locale, tags, kept) if tags else None
+        if etag is None and _same_game(check, locale, tags) and kept.get(check) is None:
+            # the first of the table's pages to ask since it moved: its players' states now
+            loaded = services.load(s, check.table)
+            if loaded.game is not None and not loaded.broken:
+                kept.of(loaded, game)
+                etag = still_current(check, locale, tags, kept)
+        if etag is not None:
+            return _not_modified(etag)
+        loaded = loaded or services.load(s, check.table)
+        table = loaded.table
+        position = (check.seat, table.seq, table.rev, table.seq - (table.move_count or 0), locale)
+        if loaded.game is None or loaded.broken:
+            etag = str(Held(*position, "-"))
+            html = render_template("seat/waiting.html", seat=check, table=table, broken=loaded.broken,
+                                   poll=POLL_SECONDS, etag=etag)
+        else:
+            if check.player not in game.player_names(loaded):
+                abort(404)
+            etag = str(Held(*position, kept.of(loaded, game)[check.player]))
+            template, context = game.player_view(loaded, check.player)
+            html = render_template(template, seat=check, table=table, poll=POLL_SECONDS, etag=etag,
+                                   sheet_url=url_for("seats.sheet", token=token, lang=locale)
+                                   if type(game).player_sheet is not GamePackage.player_sheet else None,
+                                   **context)
+    response = make_response(html)
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["Referrer-Policy"] = "no-referrer"  # the link is a secret: never sent on
@@ -189,4 +350,4 @@ def revoke(table_id):
     return redirect(url_for("seats.host_seats", table_id=table_id), 303)
 
 
-__all__ = ["bp", "player_pages", "has_player_pages", "seat_locale", "qr_svg"]
+__all__ = ["bp", "player_pages", "has_player_pages", "seat_locale", "qr_svg", "unchanged", "digest", "held"]

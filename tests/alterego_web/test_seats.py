@@ -19,6 +19,7 @@ from facilitator.rules.alterego.record import write_record
 from facilitator.rules.alterego.standings import table_standing
 from facilitator.rules.alterego.game import Game
 from facilitator.services.db import session_scope
+from tests.pages import Phones
 
 from .helpers import engine, game_of
 
@@ -80,6 +81,26 @@ def test_a_players_page_shows_the_engines_answers(app, host, anon_client):
             assert (f"<b>{card.name}</b>" in refused) != offer["legal"], (name, card.key)
         if name != game.current:
             assert "data-my-turn" not in text and "<b>" not in playable
+
+
+def test_a_move_draws_again_only_the_pages_it_changed(app, host):
+    """The game goes on move by move: a poll is answered 304 only while the page it holds is the
+    page the server would draw now (``tests.pages.Phones`` checks each one), and some pages are
+    left as they were while others are drawn again."""
+    full, _game = simulate.play_random(random.Random(7), players=3, max_moves=400, table="Pöytä 1")
+    table_id, record = mid_game(app)
+    names = [p["name"] for p in host.get(f"/api/v1/tables/{table_id}").get_json()["players"]]
+    phones = Phones(app, {name: page_of(host, table_id, name) for name in names}, "en")
+    try:
+        kept = drawn = 0
+        for move in full.moves[len(record.moves):len(record.moves) + 16]:
+            with session_scope(engine(app)) as s:
+                services.record_move(s, table_id, move, services.load(s, table_id).seq)
+            changed = phones.poll()
+            kept, drawn = kept + len(names) - len(changed), drawn + len(changed)
+        assert kept and drawn
+    finally:
+        phones.close()
 
 
 def test_the_projector_draws_each_tables_influence(app, host, anon_client):

@@ -2,7 +2,8 @@
 one table of each game (imported from a record, or played through the API), each player's page
 at 390×844 (no sideways scrolling, the figures and the curve on screen), and the «16/25»
 projector pinned to its chart (``?view=chart``) filling 1920×1080 and 1280×720 without scrolling,
-its labels at 24 px or more at 1920×1080."""
+its labels at 24 px or more at 1920×1080; a page following the game by itself (``seat.js``):
+left as it is by a move that changed nothing of its player's, drawn again by one that did."""
 
 import dataclasses
 import json
@@ -92,6 +93,36 @@ def test_every_games_player_pages_fit_a_phone_and_the_projector_reads_from_the_b
             if game not in shot:
                 shot.add(game)
                 tab.screenshot(path=str(screenshots / f"seat-{game}-390x844.png"), full_page=True)
+    finally:
+        phone.close()
+    # a page follows the game by itself (seat.js, its timer run on a fake clock): Вика's move leaves
+    # Аня's page as it is (304, the ETag naming the table's new position kept for the next poll);
+    # the move that makes it Аня's turn draws it again, swapped in place
+    phone = browser.new_context(viewport=PHONE, is_mobile=True)
+    try:
+        tab = phone.new_page()
+        tab.clock.install()
+        tab.goto(links[("lyceum", "Аня")])
+        held = tab.locator("#seat").get_attribute("data-etag")
+        assert state["next"]["player"] == "Вика" and not tab.locator("[data-my-turn]").count()
+
+        def play(move):
+            return api.post(f"{base}/api/v1/tables/{table}/moves", data={"after": state["seq"], "move": move}).json()
+
+        def poll():
+            with tab.expect_response(lambda r: "/p/" in r.url) as answer:
+                tab.clock.run_for(10_500)
+            return answer.value
+
+        state = play({"type": "rest", "player": "Вика"})
+        first = poll()
+        assert first.status == 304 and first.request.headers["if-none-match"] == held
+        assert first.headers["etag"] != held and "lang=" in first.url
+        assert (state["next"]["player"], state["next"]["expects"]) == ("Вика", "allocate")
+        state = play({"type": "allocate", "player": "Вика", "sp": {"energy": 1}})
+        second = poll()
+        assert second.request.headers["if-none-match"] == first.headers["etag"] and second.status == 200
+        tab.locator("[data-my-turn]").wait_for()
     finally:
         phone.close()
     # the projector in a hall, pinned to its chart (a second screen): the chart fills the screen

@@ -102,6 +102,48 @@ def test_another_event_changing_leaves_this_etag_alone(app, anon_client):
     assert anon_client.get(standings_url(here), headers={"If-None-Match": etag}).status_code == 304
 
 
+def test_ten_projectors_share_one_drawing_per_change_and_a_poll_with_nothing_new_never_reaches_flask(
+        app, client, anon_client, monkeypatch):
+    """However many screens poll, the standings are drawn once per change of the event and
+    language; a poll with nothing new is answered 304 from the event's row alone, and one after
+    a change is handed the drawing already made, both in front of Flask (``web.polls``)."""
+    from facilitator.web import public
+    event_id = new_event(app)
+    table_id = seated_table(app, event_id, "Стол 1", seed=1, moves=2)
+    url = standings_url(event_id)
+    drawn = []
+    draw = public._draw
+    monkeypatch.setattr(public, "_draw", lambda *args: drawn.append(args) or draw(*args))
+    polls = app.wsgi_app  # web.polls, in front of Flask
+    inner, reached = polls.wsgi_app, []
+    monkeypatch.setattr(polls, "wsgi_app", lambda environ, start: reached.append(environ["PATH_INFO"]) or inner(environ, start))
+    screens = [app.test_client() for _ in range(10)]
+    first = [screen.get(url) for screen in screens]
+    assert len(drawn) == 1 and len({r.headers["ETag"] for r in first}) == 1
+    etag, body = first[0].headers["ETag"], first[0].get_data()
+    assert all(r.get_data() == body and "Set-Cookie" not in r.headers for r in first)
+    reached.clear()
+    for screen in screens:  # nothing new: answered from the event's row alone, before the app
+        again = screen.get(url, headers={"If-None-Match": etag})
+        assert again.status_code == 304 and again.headers["ETag"] == etag and "Set-Cookie" not in again.headers
+    assert reached == []
+    label, form_url, fields = move_forms(app, table_id)[0]
+    assert post(english(client), form_url, fields).status_code == 303
+    reached.clear()
+    after = [screen.get(url, headers={"If-None-Match": etag}) for screen in screens]
+    assert [r.status_code for r in after] == [200] * 10 and len(drawn) == 2  # one drawing for the ten
+    assert len({r.headers["ETag"] for r in after} | {etag}) == 2 and len({r.get_data() for r in after}) == 1
+    assert after[0].get_json()["rendered"] and all(r.mimetype == "application/json" for r in after)
+    assert reached == [url]  # the first drew it; the nine others were handed it before the app
+    # a screen asking in another of the game's languages gets its own drawing, once
+    english_screens = [screen.get(url + "?lang=en") for screen in screens[:3]]
+    assert len(drawn) == 3 and len({r.headers["ETag"] for r in english_screens}) == 1
+    assert english_screens[0].headers["ETag"] != after[0].headers["ETag"]
+    reached.clear()
+    assert screens[0].get(url + "?lang=en", headers={"If-None-Match": english_screens[0].headers["ETag"]}
+                          ).status_code == 304 and reached == []
+
+
 # ----- the announcement ---------------------------------------------------------------------------
 def announcement(anon_client, event_id):
     data = english(anon_client).get(standings_url(event_id) + "?lang=en").get_json()

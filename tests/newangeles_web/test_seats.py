@@ -11,6 +11,7 @@ import pytest
 from pypdf import PdfReader
 
 from facilitator.reports.svgchart import read_back
+from tests.pages import Phones
 
 from .helpers import NAMES, event_of, load, record, seated
 
@@ -52,6 +53,25 @@ def test_the_sealed_rivals_reach_no_players_page(app, client, anon_client):
     capital_now = {name.rsplit("(", 1)[1].rstrip(")"): values[1] for name, values in charts[0].items()}
     assert capital_now == {p["name"]: p["capital"] for p in standing["players"]}
     assert charts[1] == {standing["table"]: [12, 14] + [None] * 8}
+
+
+def test_a_move_draws_again_only_the_pages_it_changed(app, client):
+    """Move by move, a poll is answered 304 only while the page it holds is the page the server
+    would draw now (``tests.pages.Phones`` checks each one): the threat moves every page, a
+    player's capital only theirs."""
+    table = seated(app, client, rivals={"Anna": "federalist", "Boris": "globalsec"})
+    record(app, table, MOVES[0])  # the first of the round's slot: a point on every curve
+    phones = Phones(app, pages(client, table), "en")
+    try:
+        assert phones.poll() == set()
+        record(app, table, {"type": "capital", "player": "Boris", "amount": 2, "reason": "contract"})
+        assert phones.poll() == {"Boris"}
+        record(app, table, MOVES[1])
+        assert phones.poll() == set(NAMES)
+        record(app, table, MOVES[2])
+        assert phones.poll() == {"Vera"}
+    finally:
+        phones.close()
 
 
 def sheet_text(client, path):

@@ -11,6 +11,10 @@ from pypdf import PdfReader
 from facilitator.reports.svgchart import read_back
 from facilitator.rules.lyceum import COLORS, Move, era_of_round
 
+from facilitator import services
+from facilitator.services.db import session_scope
+from tests.pages import Phones
+
 from .helpers import get, load, post, record
 
 pytestmark = pytest.mark.db
@@ -106,16 +110,58 @@ def test_a_players_page_its_poll_and_its_revocation(app, host, table, anon_clien
     assert seats.html.count('class="seat-card"') == 3 and seats.html.count("<svg") >= 3
     assert links["Вика"] in seats.html
     # the organizer revokes Вика's link: it answers 410; her new link works, the others' stay
+    current = anon_client.get(vika + "?lang=en", headers={"If-None-Match": etag})  # as seat.js polls: its link's ?lang=
+    assert current.status_code == 200
+    current = current.headers["ETag"]
+    assert anon_client.get(vika + "?lang=en", headers={"If-None-Match": current}).status_code == 304
     form = post(host, f"/table/{table}/seats/revoke", {"player": "Вика"})
     assert form.status == 303
     assert anon_client.get(vika).status_code == 410
     assert anon_client.get(vika, headers={"If-None-Match": etag}).status_code == 410
+    # the revoked link's very next poll, with the ETag of the page it holds: 410, never a 304 (also
+    # once the table moved on without changing her page, the players' states known to the server)
+    gone = anon_client.get(vika + "?lang=en", headers={"If-None-Match": current})
+    assert gone.status_code == 410 and "This link was revoked" in gone.get_data(as_text=True)
+    play_some(app, table, 1)
+    assert anon_client.get(vika + "?lang=en", headers={"If-None-Match": current}).status_code == 410
     fresh = {p["name"]: p["page"] for p in table_state(host, table)["players"]}
     assert fresh["Вика"] != links["Вика"] and fresh["Аня"] == links["Аня"]
     new = "/" + fresh["Вика"].split("://", 1)[-1].split("/", 1)[1]
     assert anon_client.get(new).status_code == 200
     # only the organizer revokes: a host's browser that is not the organizer's gets 403
     assert anon_client.post(f"/table/{table}/seats/revoke", data={"player": "Аня"}).status_code in (400, 403)
+
+
+def test_a_move_draws_again_only_the_pages_it_changed(app, host, table):
+    """A poll is answered 304 while nothing of the player's own changed, even when the table
+    moved (and then its ETag names the table's newer position); a page is drawn again when the
+    player's figures, odds, turn or moves changed. A move taken back draws every page again."""
+    links = {p["name"]: "/" + p["page"].split("://", 1)[1].split("/", 1)[1]
+             for p in table_state(host, table)["players"]}
+    phones = Phones(app, links, "en")
+    try:
+        assert phones.poll() == set()
+        reached = phones.reached
+        assert phones.poll() == set() and phones.reached == reached  # the change check alone, before the app
+        play_some(app, table, 2)  # Аня rests and allocates: round 1 begun (a point on every curve)
+        assert phones.poll() == set(links)
+        mover = load(app, table).game.next()["player"]
+        record(app, table, Move("rest", player=mover))  # the mover's SP change; the other two's pages do not
+        assert mover == "Борис" and phones.poll() == {mover}
+        reached = phones.reached
+        assert phones.poll() == set() and phones.reached == reached  # their ETags moved on with the table
+        kept = drawn_any = 0
+        for _ in range(12):
+            play_some(app, table, 1)
+            drawn = phones.poll()
+            drawn_any += len(drawn)
+            kept += len(links) - len(drawn)
+        assert kept and drawn_any
+        with session_scope(app.extensions["facilitator.engine"]) as s:
+            services.undo(s, table, services.load(s, table).seq)
+        assert phones.poll() == set(links)  # a move taken back: every page drawn again
+    finally:
+        phones.close()
 
 
 def test_the_personal_sheet_is_a_pdf(app, host, table, anon_client):

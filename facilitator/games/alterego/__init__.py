@@ -45,6 +45,10 @@ class AlterEgo(GamePackage):
         from facilitator.games.alterego.seat import player_view
         return player_view(loaded, name)
 
+    def player_state(self, loaded, name):
+        from facilitator.games.alterego.seat import player_state
+        return player_state(loaded, name)
+
     def player_sheet(self, loaded, name):
         from facilitator.games.alterego.seat import player_sheet
         return player_sheet(loaded, name)

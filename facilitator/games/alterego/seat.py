@@ -22,9 +22,9 @@ def _influence(game):
 
 def _walked(loaded):
     """Influence of every player at the end of each season reached (the season's last position),
-    and the move lines concerning each player: one replay of the table, remembered."""
+    and the results of the moves concerning each player: one replay of the table, remembered."""
     seasons = {}
-    moves = {name: [] for name in loaded.game.order}
+    results = {name: [] for name in loaded.game.order}
     for game, move in walk(loaded):
         season = game.season
         # a season card ends the season: its influence is the one just before (RULES.md 4)
@@ -33,16 +33,29 @@ def _walked(loaded):
         if game.season != season:
             seasons[season] = before if before is not None else _influence(game)
         owners = {game.state.actives[k].owner for k in result.actives if k in game.state.actives}
-        for name in moves:
+        for name in results:
             if getattr(move, "player", None) == name or name in result.hands or name in owners:
-                moves[name].append({"season": result.season, "lines": words.result_lines(result, loaded.pack)})
+                results[name].append(result)
     seasons[loaded.game.season] = _influence(loaded.game)
-    return {"seasons": seasons, "moves": moves}
+    return {"seasons": seasons, "results": results}
+
+
+def _plain(loaded):
+    return remembered(loaded, "alterego-seat", _walked)
 
 
 def walked(loaded):
+    """``{"seasons": {season: {player: influence}}, "results": {player: [move results]}, "moves":
+    {player: [{"season", "lines"}]}}``: the walk of the table (remembered per position) and the
+    lines of the moves concerning each player in the current language (remembered per
+    position and language)."""
     from facilitator.i18n import get_locale
-    return remembered(loaded, ("alterego-seat", get_locale()), _walked)  # its move lines are in words
+    plain = _plain(loaded)
+
+    def lines(t):
+        return {"moves": {name: [{"season": r.season, "lines": words.result_lines(r, t.pack)} for r in results]
+                          for name, results in plain["results"].items()}}
+    return {**plain, **remembered(loaded, ("alterego-seat-lines", get_locale()), lines)}
 
 
 def _figure(title, series):
@@ -51,30 +64,59 @@ def _figure(title, series):
 
 
 def influence_series(loaded, names=None):
-    seasons = walked(loaded)["seasons"]
+    seasons = _plain(loaded)["seasons"]
     names = names or list(seasons[max(seasons)])
     return [svgchart.Series(n, [seasons[s][n] if s in seasons else None for s in range(1, len(SEASONS) + 1)])
             for n in names]
 
 
-def _cards(game, pack, name):
+def _offers(loaded, name):
+    """Every activity and event card as ``(kind, card key, legal, why not)`` for ``name`` now
+    (the engine's ``offer``; the refusal as the engine words it, in no language), worked out once
+    per position and player for the page and its change check alike."""
+    def make():
+        game, out = loaded.game, []
+        for kind, cards in (("play_activity", loaded.pack.activity_cards), ("play_event", loaded.pack.event_cards)):
+            for card in cards:
+                offer = game.offer({"type": kind, "player": name, "card": card.key})
+                out.append((kind, card.key, offer["legal"], offer["reason"]))
+        return out
+    return loaded.kept(("alterego-offers", name), make) if not loaded.game.finished else []
+
+
+def _cards(loaded, name):
     """Every activity and event card with whether ``name`` could play it now, and why not."""
-    out = []
-    for kind, cards in (("play_activity", pack.activity_cards), ("play_event", pack.event_cards)):
-        for card in cards:
-            offer = game.offer({"type": kind, "player": name, "card": card.key})
-            out.append({"name": words.card_name(pack, card.key), "kind": kind, "legal": offer["legal"],
-                        "why": None if offer["legal"] or offer["reason"] is None
-                        else words.error_text(offer["reason"], pack)})
-    return out
+    pack = loaded.pack
+    return [{"name": words.card_name(pack, key), "kind": kind, "legal": legal,
+             "why": None if legal or reason is None else words.error_text(reason, pack)}
+            for kind, key, legal, reason in _offers(loaded, name)]
+
+
+def _standing(loaded):
+    return loaded.kept("standing", lambda: table_standing(loaded.game))
+
+
+def player_state(loaded, name):
+    """What the player's page shows (``GamePackage.player_state``): their standing and actives,
+    the season, whether it is their turn, which cards they could play and why not, their
+    influence season by season and how many moves concern them."""
+    game, standing = loaded.game, _standing(loaded)
+    seasons = _plain(loaded)["seasons"]
+    return {"me": next(p for p in standing["players"] if p["name"] == name),
+            "actives": [a for a in standing["actives"] if a["owner"] == name], "places": len(standing["players"]),
+            "finished": game.finished, "season": game.season, "my_turn": game.current == name and not game.finished,
+            "cards": [(kind, key, legal, None if reason is None else f"{type(reason).__name__}: {reason}")
+                      for kind, key, legal, reason in _offers(loaded, name)],
+            "influence": [seasons[s].get(name) if s in seasons else None for s in range(1, len(SEASONS) + 1)],
+            "moves": len(_plain(loaded)["results"].get(name, ()))}
 
 
 def player_view(loaded, name):
     game, pack = loaded.game, loaded.pack
-    standing = loaded.standing or table_standing(game)
+    standing = _standing(loaded)
     me = next(p for p in standing["players"] if p["name"] == name)
     actives = [dict(a, name=words.active_name(pack, a["key"])) for a in standing["actives"] if a["owner"] == name]
-    cards = _cards(game, pack, name) if not game.finished else []
+    cards = _cards(loaded, name)
     my_turn = game.current == name and not game.finished
     figure = _figure(_("My influence by season"), influence_series(loaded, [name]))
     return "alterego/seat.html", {
@@ -102,7 +144,7 @@ def player_sheet(loaded, name):
     latest that fit, the earlier ones counted)."""
     from facilitator.reports.pdf import render_html
     game, pack = loaded.game, loaded.pack
-    standing = loaded.standing or table_standing(game)
+    standing = _standing(loaded)
     me = next(p for p in standing["players"] if p["name"] == name)
     actives = [dict(a, name=words.active_name(pack, a["key"])) for a in standing["actives"] if a["owner"] == name]
     moves = walked(loaded)["moves"].get(name, [])
@@ -127,10 +169,10 @@ def projector_chart(tables):
         return [_figure(_("Influence by season: {table}", table=t.table.name), influence_series(t)) for t in tables]
     series = []
     for t in tables:
-        seasons = walked(t)["seasons"]
+        seasons = _plain(t)["seasons"]
         series.append(svgchart.Series(t.table.name, [max(seasons[s].values()) if s in seasons else None
                                                      for s in range(1, len(SEASONS) + 1)]))
     return [_figure(_("The leading influence of each table by season"), series)]
 
 
-__all__ = ["player_view", "player_sheet", "projector_chart", "influence_series", "walked"]
+__all__ = ["player_state", "player_view", "player_sheet", "projector_chart", "influence_series", "walked"]

@@ -82,6 +82,10 @@ class Lyceum(GamePackage):
         from facilitator.games.lyceum.seat import player_view
         return player_view(loaded, name)
 
+    def player_state(self, loaded, name):
+        from facilitator.games.lyceum.seat import player_state
+        return player_state(loaded, name)
+
     def player_sheet(self, loaded, name):
         from facilitator.games.lyceum.seat import player_sheet
         return player_sheet(loaded, name)

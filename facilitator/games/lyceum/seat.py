@@ -9,7 +9,7 @@ from facilitator.i18n import era_name
 from facilitator.i18n import gettext as _
 from facilitator.reports import svgchart
 from facilitator.rules.lyceum import ROUNDS
-from facilitator.rules.lyceum.odds import odds_era, playable
+from facilitator.rules.lyceum.odds import odds_era, table_odds
 
 
 def xp_by_round(game):
@@ -28,8 +28,9 @@ def xp_by_round(game):
     return out
 
 
-def player_figure(game, name):
-    return xp_frame(_("My XP by round"), [svgchart.Series(name, xp_by_round(game)[name])])
+def player_figure(game, name, curve=None):
+    curve = curve if curve is not None else xp_by_round(game)[name]
+    return xp_frame(_("My XP by round"), [svgchart.Series(name, curve)])
 
 
 def _team(t):
@@ -61,28 +62,56 @@ def team_figure(tables):
     return xp_frame(title, series, least_top=500 * (1 if average else max(sizes, default=1)))
 
 
+def _concerns(result, name):
+    """Whether a move concerns the player: theirs, or another's that changed them."""
+    return result.move.player == name or name in result.changes or any(n == name for n, _c in result.expired)
+
+
 def _moves(game, name):
     """The moves that concern the player, newest first: their own, and others' that changed them."""
-    rows = []
-    for result in game.history:
-        if result.move.player == name or name in result.changes or any(n == name for n, _c in result.expired):
-            rows.append({"round": result.round, "lines": words.result_lines(result)})
-    return rows[::-1]
+    return [{"round": r.round, "lines": words.result_lines(r)} for r in game.history if _concerns(r, name)][::-1]
+
+
+def _position(loaded):
+    """What every player's page reads of the table's position, worked out once per position
+    (``LoadedTable.kept``) however many of its players' pages ask: the standing, every player's
+    odds (in the odds' era) and XP curve."""
+    from facilitator.rules.lyceum.standings import table_standing
+    game = loaded.game
+    return (loaded.kept("standing", lambda: table_standing(game)),
+            loaded.kept("lyceum-odds", lambda: table_odds(game)),
+            loaded.kept("lyceum-xp-by-round", lambda: xp_by_round(game)))
+
+
+def _my_turn(game, name):
+    nxt = game.next()
+    return bool(nxt and nxt.get("player") == name)
+
+
+def player_state(loaded, name):
+    """What the player's page shows (``GamePackage.player_state``): their standing (XP, level,
+    place, skills, pending SP, deferred card, image), the round, whether it is their turn, the
+    odds' era and their odds, their XP curve and how many moves concern them."""
+    game = loaded.game
+    standing, odds, curves = _position(loaded)
+    return {"me": next(p for p in standing["players"] if p["name"] == name), "round": standing["round"],
+            "places": len(standing["players"]), "finished": game.finished, "my_turn": _my_turn(game, name),
+            "era": odds_era(game).key, "odds": odds[name], "xp": curves[name],
+            "moves": sum(1 for r in game.history if _concerns(r, name))}
 
 
 def player_view(loaded, name):
-    from facilitator.rules.lyceum.standings import table_standing
     game = loaded.game
-    standing = loaded.standing or table_standing(game)
+    standing, table_odds_, curves = _position(loaded)
     me = next(p for p in standing["players"] if p["name"] == name)
     era = odds_era(game)
-    odds = playable(game, name, era)
-    nxt = game.next()
+    odds = table_odds_[name]
     return "host/seat.html", {
         "me": me, "character": loaded.pack.characters_by_code[me["character"]].name,
         "odds": odds, "era": era, "finished": game.finished, "round": standing["round"],
-        "my_turn": bool(nxt and nxt.get("player") == name), "rounds": ROUNDS,
-        "chart": svgchart.svg(player_figure(game, name), width=640, height=300, font=16, css_class="chart xp"),
+        "my_turn": _my_turn(game, name), "rounds": ROUNDS,
+        "chart": svgchart.svg(player_figure(game, name, curves[name]), width=640, height=300, font=16,
+                              css_class="chart xp"),
         "moves": _moves(game, name), "places": len(standing["players"]),
         "skill_short": words.skill_short, "odds_part": lambda color, kn: words.odds_parts({color: kn})[0],
         "odds_line": words.odds_text(name, odds), "era_label": era_name(era.key)}
@@ -96,4 +125,4 @@ def player_sheet(loaded, name):
     return render_html("lyceum_player.html", table=loaded.table, player=name, **view)
 
 
-__all__ = ["xp_by_round", "player_figure", "team_figure", "player_view", "player_sheet"]
+__all__ = ["xp_by_round", "player_figure", "team_figure", "player_state", "player_view", "player_sheet"]

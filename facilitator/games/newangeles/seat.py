@@ -46,11 +46,30 @@ def my_moves(game, pack, name):
     return out
 
 
+def _position(loaded):
+    """The table's standing and every player's capital round by round, worked out once per
+    position (``LoadedTable.kept``) however many of its players' pages ask."""
+    game = loaded.game
+    return (loaded.kept("standing", lambda: table_standing(game)),
+            loaded.kept("newangeles-series", lambda: words._series(game))[0])
+
+
+def player_state(loaded, name):
+    """What the player's page shows (``GamePackage.player_state``): their standing (corporation,
+    capital, assets, investments; their rival only once the game has revealed it), the round,
+    the threat, their capital round by round and how many moves concern them."""
+    game = loaded.game
+    standing, capital = _position(loaded)
+    me = next(p for p in standing["players"] if p["name"] == name)
+    return {"me": me, "finished": game.finished, "round": standing["round"], "threat": standing["threat"],
+            "threat_max": standing["threat_max"], "capital": capital[name],
+            "moves": sum(1 for r in game.history if _concerns(r, name))}
+
+
 def player_view(loaded, name):
     game, pack = loaded.game, loaded.pack
-    standing = loaded.standing or table_standing(game)
+    standing, capital = _position(loaded)
     me = next(p for p in standing["players"] if p["name"] == name)
-    capital, _threats = words._series(game)
     figure = _figure(_("My capital by round"), [svgchart.Series(name, capital[name])], "capital", _("capital"))
     moves = my_moves(game, pack, name)
     return "newangeles/seat.html", {
@@ -124,4 +143,4 @@ def projector_chart(tables):
     return [_figure(title, series, "capital", _("capital")), _figure(_("Threat by round"), threat, "threat", _("threat"))]
 
 
-__all__ = ["player_view", "player_sheet", "my_moves", "projector_chart"]
+__all__ = ["player_state", "player_view", "player_sheet", "my_moves", "projector_chart"]
