@@ -15,6 +15,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 # 1.5 ms wait (servers they start inherit it). tests/events/test_write_lock.py checks the app's own.
 os.environ.setdefault("FACILITATOR_SQLITE_SYNCHRONOUS", "NORMAL")
 
+# Compiled modules: where the environment turns them off (PYTHONDONTWRITEBYTECODE, as this
+# project's CI machines do), every process the tests start (servers, their workers, the command
+# line) compiled the app from source again. The run keeps them in a cache outside the tree
+# instead (PYTHONPYCACHEPREFIX, inherited by the test processes and everything they start).
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None):
+    import tempfile
+    os.environ.setdefault("PYTHONPYCACHEPREFIX", os.path.join(tempfile.gettempdir(), "facilitator-test-pycache"))
+    sys.pycache_prefix = sys.pycache_prefix or os.environ["PYTHONPYCACHEPREFIX"]
+    sys.dont_write_bytecode = False
+
 PG_CANDIDATES = [
     os.environ.get("TEST_POSTGRES_URL"),
     "postgresql+psycopg://postgres@127.0.0.1:5432/test",
