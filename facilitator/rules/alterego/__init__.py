@@ -57,7 +57,7 @@ from .moves import MOVE_TYPES, Move, read_move, write_move
 from .pack import PACK_FORMAT, RULESET, ActiveCard, Card, Pack, default_pack, pack_problems, read_pack, write_pack
 from .record import RECORD_FORMAT, Record, read_record, replay, write_record
 from .setup import PlayerSetup, Setup, propose_first, read_setup
-from .standings import STANDINGS_FORMAT, influence_ranking, standings, table_ranking, table_standing
+from .standings import STANDINGS_FORMAT, standings, table_ranking, table_standing
 
 __all__ = [
     "RULESET", "PACK_FORMAT", "RECORD_FORMAT", "STANDINGS_FORMAT",
@@ -66,5 +66,5 @@ __all__ = [
     "ActiveCard", "Card", "Pack", "default_pack", "pack_problems", "read_pack", "write_pack",
     "Record", "read_record", "replay", "write_record",
     "PlayerSetup", "Setup", "propose_first", "read_setup",
-    "influence_ranking", "table_ranking", "standings", "table_standing",
+    "table_ranking", "standings", "table_standing",
 ]

@@ -63,13 +63,3 @@ def table_ranking(tables):
     return [{"table": t["table"], "name": p["name"], "influence": p["influence"], "place": p["place"]}
             for t in tables for p in sorted(t["players"], key=lambda p: p["place"])]
 
-
-def influence_ranking(tables):
-    """Every player of an event ranked by influence across tables (``tables`` as in the
-    standings); equal influence shares the place. Rows ``{"table", "name", "influence",
-    "place"}``, best first (tables and seats in their order within a place)."""
-    rows = [{"table": t["table"], "name": p["name"], "influence": p["influence"]}
-            for t in tables for p in t["players"]]
-    for row, place in zip(rows, places([r["influence"] for r in rows])):
-        row["place"] = place
-    return sorted(rows, key=lambda r: r["place"])
