@@ -2,7 +2,7 @@
 
 import pytest
 
-from facilitator.rules.alterego import (MalformedError, STANDINGS_FORMAT, influence_ranking, standings,
+from facilitator.rules.alterego import (MalformedError, STANDINGS_FORMAT, standings, table_ranking,
                                         table_standing)
 
 from .helpers import adjust, give, player_row, row, set_t, three, two
@@ -87,16 +87,18 @@ def test_several_tables_keep_their_order_and_names_are_unique():
     assert info.value.path == "tables[1].table"
 
 
-def test_influence_ranking_across_tables_ties_share_the_place():
+def test_each_table_is_ranked_on_its_own_with_no_place_across_tables():
+    """RULES.md 5: no team score and no ranking across tables; equal influence shares the place
+    at its own table (turn order within a place)."""
     a, b = two(), three()
     a.table, b.table = "Pöytä 1", "Pöytä 2"
     give(b, "kalle", "hype_kampanja")
     give(b, "kalle", "jarjestoaktiivi")  # Cecilia 4, like both Ainos
-    rows = influence_ranking(standings([a, b])["tables"])
+    rows = table_ranking(standings([a, b])["tables"])
     assert rows == [
         {"table": "Pöytä 1", "name": "Aino", "influence": 4, "place": 1},
+        {"table": "Pöytä 1", "name": "Bertta", "influence": 0, "place": 2},
         {"table": "Pöytä 2", "name": "Aino", "influence": 4, "place": 1},
         {"table": "Pöytä 2", "name": "Cecilia", "influence": 4, "place": 1},
-        {"table": "Pöytä 1", "name": "Bertta", "influence": 0, "place": 4},
-        {"table": "Pöytä 2", "name": "Bertta", "influence": 0, "place": 4},
+        {"table": "Pöytä 2", "name": "Bertta", "influence": 0, "place": 3},
     ]
