@@ -30,14 +30,22 @@ server. The turns after the current one are named (draw, end of turn): their car
 season card drawn there, need the server; so does whatever follows the game's end. No move of
 Alter Ego waits for a draw the server makes: the host enters what the players drew.
 
+**Cost.** Only the combinations naming an active or a card a move changed are asked again after
+it (``_marks``, ``_again``), and positions alike are one: a few dozen positions, tens of
+milliseconds (``benchmarks/bench_alterego_turn_page.py``).
+
 **Forms and positions.** ``{"start": key, "positions": {key: position}, "forms": [form],
 "reactions": [form]}``. ``forms`` are the current player's cards and abilities, each ``{"id",
 "type", "card" | "active", "fields", "choose", "members", "need", "candidates"}``: ``fields`` the
-move's fields after its type's own (RECORD.md 2 order); ``choose`` those whose values key the
-answers (joined by ``|``); ``members`` a list field whose members the answers name one by one
-(a Bile's ``participants``, Pare's ``targets``: ``need`` of them at least) or None. ``reactions``
-are the reaction cards, each ``{"id", "card", "field", "candidates"}``, keyed by
-``player|value``.
+move's fields after its type's own (RECORD.md 2 order); ``choose`` those chosen one value each,
+whose values key the answers; ``members`` a list field whose members the answers allow one by
+one (a Bile's ``participants``, Pare's ``targets``: ``need`` of them at least) or None.
+``reactions`` are the reaction cards, each ``{"id", "card", "field", "candidates"}``, chosen by
+who plays it and that field's value.
+
+A form's answers are a tree keyed by each chosen value in field order whose leaves are leads:
+``{"ville": key}``, ``{"pare": {"a3": {"tyo": key}}}``; a form without fields to choose has its
+lead itself. A lead is a position's key, or ``[key, {members field: [allowed members]}]``.
 
 Positions (keys are short strings):
 
@@ -46,15 +54,14 @@ Positions (keys are short strings):
 * ``{"expects": "play", "player", "season", "turn", "known", "end_turn": key, "season_card": key
   or None, "plays": plays or None, "reactions": reactions or None}``: ``known`` False where the
   game is not known there (no answers for its cards). ``plays`` is either in full, ``{"leads":
-  {form id: {combination: lead}}, "why": {form id: refusal}}`` (a lead is a key, or ``[key,
-  {members field: [allowed members]}]``), or relative to such a position ``{"of": key, "forms":
-  [form ids answered here], "then": key, "drop": {form id: [combination] or "*"}, "add": {form
-  id: {combination: lead}}, "why": {form id: refusal or None}}``: a form answered here is legal
-  in the combinations legal there less ``drop``, each leading to ``then``, and in ``add``'s
-  (legal here only, or leading elsewhere); ``why`` the refusal of each form none of whose
-  combinations is legal (relative: where it changed, None where it no longer applies); the
+  {form id: answers}, "why": {form id: refusal}}``, or relative to such a position ``{"of": key,
+  "forms": [form ids answered here], "then": key, "drop": {form id: [path] or "*"}, "add": {form
+  id: answers}, "why": {form id: refusal or None}}``: a form answered here has the answers it has
+  there less the paths (the chosen values) of ``drop``, each leading to ``then``, and ``add``'s
+  over them (legal here only, or leading elsewhere); ``why`` the refusal of each form none of
+  whose combinations is legal (relative: where it changed, None where it no longer applies); the
   forms not answered here need the server. ``reactions``: ``{"to": move number, "trigger": Move,
-  "leads": {form id: {combination: lead}}}``;
+  "leads": {form id: answers by player, then value}}``;
 * ``{"expects": "choose", "player"}``, ``{"expects": "finish"}``, ``{"expects": None}``
   (``UNKNOWN``): the answers end.
 """
@@ -192,7 +199,7 @@ def _rows(g, form, player):
     what its legality reads of the actives and cards (besides the player's hand and the game's
     totals: ``_marks``)."""
     st = g.state
-    fields, cand = form["fields"], form["candidates"]
+    cand = form["candidates"]
     base = {"type": form["type"], "player": player}
     names, cards = set(), set()
     if "card" in form:
