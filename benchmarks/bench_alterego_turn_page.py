@@ -14,8 +14,9 @@ the first time at a position (``first ms``: the engine's answers and the drawing
 ms``) and to a page drawn again (``304 ms``); ``answers ms`` is the engine's part alone (CPU
 time, median), ``positions`` how many positions it holds. With ``--browser`` the app is also served
 by waitress on a loopback port and Debian's Chromium loads each turn page: the median time from
-the request to the page's ``load`` event, and to the positions arrived and the play step's forms
-drawn offline (``offline ms``: the answers fetched, the network cut, the start position shown).
+the request to the page's ``load`` event, and (``offline ms``, the answers fetched and the network
+cut) from the draw tapped offline, or at the play step from the cut itself, to the play step's
+forms drawn from the answers (before them: to the screen as it stays).
 """
 
 import argparse
@@ -162,9 +163,30 @@ def answers_ms(engine, table_id, repeat):
     return statistics.median(samples), len(answers["positions"])
 
 
+#: in the page: the ms from the network cut (the play step: its position shown at once) or from
+#: the tap on the draw (the draw step: the position it leads to shown) to the shown position's
+#: play forms drawn from the answers (or, without them, the screen left as it is); ``WATCH`` set
+#: before the cut, ``DRAW`` after it
+WATCH = """() => {
+  const drawn = () => document.querySelector('[data-position-shown] [data-fill=plays] form') ||
+    (!document.querySelector('#positions template[data-part=plays]') && document.querySelector('[data-position-shown], [data-position-live]'));
+  window.offlineShown = (draw) => new Promise(resolve => {
+    const start = performance.now();
+    const look = () => { if (drawn()) { obs.disconnect(); resolve(performance.now() - start); } };
+    const obs = new MutationObserver(look);
+    obs.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+    if (draw) document.querySelector('[data-position-live] form[data-move=draw] button[type=submit]').click();
+    setTimeout(look, 0);
+  });
+  window.offlineCut = new Promise(resolve => window.addEventListener('offline', () => resolve(window.offlineShown(false)),
+                                                                     {capture: true, once: true}));
+}"""
+
+
 def browser_loads(app, secret, table_ids, repeat):
     """Per table: the median ms from the request to the turn page's ``load`` event in Chromium,
-    and to its play step drawn from the answers with the network cut (the positions fetched)."""
+    and from the network cut (or the draw tapped offline) to the play step's forms drawn from the
+    answers (``OFFLINE_MS``; the outbox emptied afterwards, so nothing is ever sent)."""
     from waitress.server import create_server
     from playwright.sync_api import sync_playwright
     server = create_server(app, host="127.0.0.1", port=0, threads=2)
@@ -192,12 +214,12 @@ def browser_loads(app, secret, table_ids, repeat):
                         "() => { const n = performance.getEntriesByType('navigation')[0];"
                         " return n.loadEventEnd - n.startTime; }"))
                     page.locator("#positions[data-start]").wait_for(state="attached")
+                    draw = page.locator("section.actions").get_attribute("data-expects") == "draw"
+                    page.evaluate(WATCH)
                     context.set_offline(True)
                     page.wait_for_function("() => !navigator.onLine")
-                    page.wait_for_function("() => document.querySelector('[data-position-shown]') || "
-                                           "!document.querySelector('#positions template[data-position='"
-                                           " + JSON.stringify(document.querySelector('#positions').dataset.start) + ']')")
-                    offline.append(page.evaluate("() => performance.now()"))
+                    offline.append(page.evaluate("() => window.offlineShown(true)" if draw else "() => window.offlineCut"))
+                    page.evaluate("() => localStorage.clear()")
                 out[table_id] = (statistics.median(loads[1:]), statistics.median(offline[1:]))
                 context.set_offline(False)
             browser.close()

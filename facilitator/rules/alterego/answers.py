@@ -66,6 +66,7 @@ Positions (keys are short strings):
   (``UNKNOWN``): the answers end.
 """
 
+import json
 from dataclasses import replace
 from itertools import product
 
@@ -115,18 +116,15 @@ def _after(g, move):
     return after, events
 
 
-def _frozen(value):
-    """A position as a comparable value (its refusals and moves by what they say)."""
-    if isinstance(value, dict):
-        return tuple((k, _frozen(v)) for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return tuple(_frozen(v) for v in value)
-    if isinstance(value, Move):
-        return ("move", _frozen(value.to_dict()))
-    if isinstance(value, Exception):
-        return ("refusal", getattr(value, "code", None), getattr(value, "template", None),
-                _frozen(getattr(value, "params", {})))
-    return value
+def _frozen(position):
+    """A position as a comparable text (its refusals and moves by what they say)."""
+    def plain(value):
+        if isinstance(value, Move):
+            return value.to_dict()
+        if isinstance(value, Exception):
+            return [getattr(value, "code", None), getattr(value, "template", None), getattr(value, "params", None)]
+        raise TypeError(type(value))
+    return json.dumps(position, default=plain, sort_keys=True)
 
 
 def _code(err):
