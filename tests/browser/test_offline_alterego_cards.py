@@ -146,6 +146,7 @@ def test_a_card_a_reaction_an_ability_and_the_end_of_the_turn_offline(tablet, se
     assert "Bertta" in mover(page)
     # a second card needs the server: only the abilities are offered
     assert page.locator("[data-position-shown] details.offline-play:has(input[name=card]):visible").count() == 0
+    assert page.locator("[data-position-shown] .offline-group:visible").count() == 1  # the cards' groups left out
     form = play(page, "input[name=active][value=niksu]")
     assert offered(form, "from") == ["meira"]
     form.locator("input[name=from][value=meira]").check()
