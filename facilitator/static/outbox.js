@@ -108,13 +108,14 @@
   }
 
   // what a waiting move is called: the move's name in the screen's language (base.html's map,
-  // by the form's data-move), for whom, and the card's code when the form names one
+  // by the form's data-move), for whom, and what the form says it plays (its data-label: a
+  // card's or an active's name), else the card's code when the form names one
   function label(e) {
     if (e.undo) return W.undo || "undo";
     var names = W.moves || {}, f = e.fields || [], old = e.move || {}, type = e.type || old.type || "";
     var decision = field(f, "decision") || old.decision || "";
     var who = field(f, "player") || field(f, "active") || field(f, "from") || old.player || "";
-    var card = field(f, "card") || (typeof old.card === "string" ? old.card : "");
+    var card = e.label || field(f, "card") || (typeof old.card === "string" ? old.card : "");
     var name = names[type + ":" + decision] || names[type] || type;
     return (who ? who + ": " : "") + name + (card && !field(f, "manual") ? " " + card : "");
   }
@@ -559,6 +560,7 @@
     after = isNaN(after) ? baseSeq() : Math.max(after, baseSeq());
     var entry = {action: action, after: after,
                  fields: fieldsOf(form, ev.submitter, after)};
+    if (form.dataset.label) entry.label = form.dataset.label;
     // where the engine said this move leads (the screen follows it while moves wait)
     var then = (ev.submitter && ev.submitter.dataset.then) || form.dataset.then;
     if (positions && then && form.dataset.undo === undefined) { entry.then = then; entry.answers = positions.dataset.seq; }

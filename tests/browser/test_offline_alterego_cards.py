@@ -164,6 +164,9 @@ def test_a_card_a_reaction_an_ability_and_the_end_of_the_turn_offline(tablet, se
     assert page.locator(".factions [data-name].turn").get_attribute("data-name") == "Cecilia"
     banner = " ".join(page.locator("[data-position-banner]").inner_text().split())
     assert log_of(engine, table) == before, "a move reached the server while the tablet was offline"
+    # the waiting moves name what they play by its name, not its key
+    listed = page.locator("#outbox li").all_inner_texts()
+    assert "Hahmo kuolee" in listed[1] and "Taktinen teko" in listed[2] and "Niksu" in listed[3], listed
 
     # the network back: recorded once, in order, as the server's own pages post them
     with page.expect_navigation():
