@@ -112,13 +112,14 @@
   }
 
   // what a waiting move is called: the move's name in the screen's language (base.html's map,
-  // by the form's data-move), for whom, and the card's code when the form names one
+  // by the form's data-move), for whom, and what the form says it plays (its data-label: a
+  // card's or an active's name), else the card's code when the form names one
   function label(e) {
     if (e.undo) return W.undo || "undo";
     var names = W.moves || {}, f = e.fields || [], old = e.move || {}, type = e.type || old.type || "";
     var decision = field(f, "decision") || old.decision || "";
     var who = field(f, "player") || field(f, "active") || field(f, "from") || old.player || "";
-    var card = field(f, "card") || (typeof old.card === "string" ? old.card : "");
+    var card = e.label || field(f, "card") || (typeof old.card === "string" ? old.card : "");
     var name = names[type + ":" + decision] || names[type] || type;
     return (who ? who + ": " : "") + name + (card && !field(f, "manual") ? " " + card : "");
   }
@@ -354,8 +355,10 @@
   }
   // a part the positions share, drawn once (<template data-part>), put where a position names it
   // (data-fill), its inputs named <data-prefix>-<data-name>, with min="0" where data-min says;
-  // the position's own elements (data-part-slot) take the place of the part's of that name, and
-  // the part's forms lead where the position says (data-then, data-then-by)
+  // the position's own elements (data-part-slot) take the place of the part's of that name, the
+  // part's forms lead where the position says (data-then, data-then-by, or by their data-move:
+  // data-thens), the inputs data-values names are given their values, and the forms are given
+  // the position's answers (data-answers)
   function fill(box) {
     box.querySelectorAll("[data-fill]").forEach(function (el) {
       var part = positions.querySelector("template[data-part='" + el.dataset.fill + "']");
@@ -378,6 +381,15 @@
         input.name = (el.dataset.prefix ? el.dataset.prefix + "-" : "") + input.dataset.name;
         if (el.dataset.min !== undefined) input.min = el.dataset.min;
       });
+      var values = el.dataset.values ? JSON.parse(el.dataset.values) : {};
+      Object.keys(values).forEach(function (name) {
+        el.querySelectorAll("input[name='" + name + "']").forEach(function (input) { input.value = values[name]; });
+      });
+      var thens = el.dataset.thens ? JSON.parse(el.dataset.thens) : {};
+      el.querySelectorAll("form[data-move]").forEach(function (form) {
+        if (thens[form.dataset.move]) form.dataset.then = thens[form.dataset.move];
+      });
+      if (el.dataset.answers) answer(el);
     });
   }
   // the key a form's data-then-by gives for what is typed in it (null: no answer)
@@ -393,6 +405,95 @@
     }
     return null;
   }
+  // a position's answers for the forms of a part (data-answers): {leads: {form: answers}, why:
+  // {form: the engine's refusal}}, a form's answers a tree keyed by each chosen option in turn
+  // whose leaves are the keys the moves lead to (a leaf [key, {field: members}] names the
+  // members a list field may hold); or the same relative to another position's (of: its key;
+  // forms: the forms answered here, each as there less the options in drop, every leaf leading
+  // to then, and add's answers over them). Only looked up and merged: the engine said each.
+  function leaf(x) { return typeof x === "string" || Array.isArray(x); }
+  function retarget(node, then, drop, path) {
+    if (leaf(node)) {
+      var at = JSON.stringify(path);
+      if (drop.some(function (d) { return JSON.stringify(d) === at; })) return undefined;
+      return Array.isArray(node) ? [then, node[1]] : then;
+    }
+    var out = {}, any = false;
+    Object.keys(node).forEach(function (v) {
+      var sub = retarget(node[v], then, drop, path.concat([v]));
+      if (sub !== undefined) { out[v] = sub; any = true; }
+    });
+    return any ? out : undefined;
+  }
+  function merge(a, b) {
+    if (a === undefined || leaf(a) || leaf(b)) return b;
+    var out = {};
+    Object.keys(a).forEach(function (k) { out[k] = a[k]; });
+    Object.keys(b).forEach(function (k) { out[k] = merge(a[k], b[k]); });
+    return out;
+  }
+  function answersOf(el) {
+    var a = JSON.parse(el.dataset.answers || "{}");
+    if (!a.of) return {leads: a.leads || {}, why: a.why || {}, only: null};
+    var of = positionOf(a.of);
+    var holder = of && of.content.querySelector("[data-fill='" + el.dataset.fill + "'][data-answers]");
+    var base = holder ? answersOf(holder) : {leads: {}, why: {}};
+    var leads = {}, why = {};
+    Object.keys(base.why).forEach(function (f) { why[f] = base.why[f]; });
+    (a.forms || []).forEach(function (f) {
+      var drop = (a.drop || {})[f], mine;
+      if (drop !== "*" && base.leads[f] !== undefined) mine = retarget(base.leads[f], a.then, drop || [], []);
+      if ((a.add || {})[f] !== undefined) mine = merge(mine, a.add[f]);
+      if (mine !== undefined) leads[f] = mine;
+    });
+    Object.keys(a.why || {}).forEach(function (f) { if (a.why[f] === null) delete why[f]; else why[f] = a.why[f]; });
+    return {leads: leads, why: why, only: a.forms || []};
+  }
+  // each form of the part (its box data-form) with its answers; one without any is refused (the
+  // engine's reason in data-why), or left out where it is not answered (or data-only-answered)
+  function answer(el) {
+    var a = answersOf(el);
+    el.querySelectorAll("[data-form]").forEach(function (box) {
+      var f = box.dataset.form, leads = a.leads[f], form = box.querySelector("form[data-choose]");
+      box.hidden = (a.only !== null && a.only.indexOf(f) < 0) || (leads === undefined && el.dataset.onlyAnswered !== undefined);
+      box.classList.toggle("refused", leads === undefined);
+      var why = box.querySelector("[data-why]");
+      if (why) why.textContent = leads !== undefined ? "" : (a.why[f] || "");
+      if (form) { form.offlineAnswers = {tree: leads}; choose(form); }
+    });
+  }
+  // a form whose answers follow its chosen options (data-choose: the fields, in turn): an option
+  // is offered when the answers name it after the options chosen before it, a member
+  // (data-member) when the answer allows it, and the button once the options chosen reach an
+  // answer, leading where it says
+  function choose(form) {
+    var node = form.offlineAnswers.tree, names = (form.dataset.choose || "").split(" ").filter(Boolean);
+    names.forEach(function (name) {
+      var picked = null, here = node !== undefined && !leaf(node) ? node : null;
+      form.querySelectorAll("input[name='" + name + "']").forEach(function (input) {
+        var ok = here !== null && Object.prototype.hasOwnProperty.call(here, input.value);
+        input.disabled = !ok;
+        if (!ok) input.checked = false;
+        (input.closest("label") || input).hidden = !ok;
+        if (input.checked) picked = input.value;
+      });
+      node = picked !== null ? here[picked] : undefined;
+    });
+    var then = leaf(node) ? (Array.isArray(node) ? node[0] : node) : undefined;
+    var allowed = Array.isArray(node) ? node[1] : {};
+    form.querySelectorAll("input[data-member]").forEach(function (input) {
+      var ok = (allowed[input.dataset.member] || []).indexOf(input.value) >= 0;
+      input.disabled = !ok;
+      if (!ok) input.checked = false;
+      (input.closest("label") || input).hidden = !ok;
+    });
+    form.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = !then; });
+    if (then) form.dataset.then = then; else delete form.dataset.then;
+  }
+  document.addEventListener("change", function (ev) {
+    var form = ev.target.form;
+    if (form && form.offlineAnswers) choose(form);
+  });
   function showLive() {
     if (shown) { shown.replaceWith(live); shown = null; }
     mark(null, bannerText);
@@ -497,6 +598,7 @@
     after = isNaN(after) ? baseSeq() : Math.max(after, baseSeq());
     var entry = {action: action, after: after,
                  fields: fieldsOf(form, ev.submitter, after)};
+    if (form.dataset.label) entry.label = form.dataset.label;
     // where the engine said this move leads (the screen follows it while moves wait)
     var then = (ev.submitter && ev.submitter.dataset.then) || form.dataset.then || thenBy(form);
     if (positions && then && form.dataset.undo === undefined) { entry.then = then; entry.answers = positions.dataset.seq; }

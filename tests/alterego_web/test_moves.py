@@ -49,7 +49,7 @@ def test_an_activity_is_offered_onto_the_legal_targets_only(app, host, table):
     assert "Ville: influence 0 → 3" in lines and "Aino: hand 7 → 6" in lines
     again = card_page(host, table, "jarjestoaktiivi")
     assert "ville" not in {f.fields["target"] for f in forms_with(again, "play_activity")}
-    assert "P6: Ville already received an activity this turn (a2)" in refused_reasons(again)
+    assert "P6: Ville already received an activity this turn (Pelikampanja)" in refused_reasons(again)
 
 
 def test_a_full_active_and_a_burned_out_one_are_refused_with_their_numbers(app, host, table):
@@ -105,7 +105,7 @@ def test_an_important_chore_takes_the_target_its_owners_hobby_then_the_chore(app
     drawn(app, host, table)
     page = card_page(host, table, "tarkea_nakki")
     assert "§1.2: Pare holds no unpaused hobby for Tärkeä nakki to replace" in refused_reasons(page)
-    assert "§6.28: Kalle holds Työ maalla (a2); Tärkeä nakki cannot target it" in refused_reasons(page)
+    assert "§6.28: Kalle holds Työ maalla (placed by move 2); Tärkeä nakki cannot target it" in refused_reasons(page)
     hobbies = card_page(host, table, "tarkea_nakki", target="tommi")
     assert "Its owner, Bertta, chooses" in hobbies.text
     assert f"target=tommi&amp;hobby={hobby}" in hobbies.html
@@ -136,7 +136,7 @@ def test_loppu_and_tauko_name_an_activity_held(app, host, table):
     done = submit(host, option(page, "play_event", activity=camp), follow=True)
     assert f"Pelikampanja ({camp}) of Niksu is on a break" in " ".join(done.messages("ok"))
     page = card_page(host, table, "tauko")
-    assert f"§6.20: {camp} of Niksu is already paused" in refused_reasons(page)
+    assert "§6.20: Pelikampanja of Niksu is already paused" in refused_reasons(page)  # by its card, not its id
     page = card_page(host, table, "loppu")
     done = submit(host, option(page, "play_event", activity=job), follow=True)
     assert f"Työ ({job}) of Pare discarded (Loppu)" in " ".join(done.messages("ok"))

@@ -47,7 +47,7 @@ def test_ei_rahaa_answers_a_party_and_spares_the_immune(app, host, table):
     data["participants[]"] = ["niksu", "pare"]
     assert host.post(form.action, data=data).status_code == 303
     reacted = react_page(host, table, "ei_rahaa")
-    assert "§3.4: Ei rahaa: Pare holds HTT-Työ (a1), immune to Ei rahaa" in reacted.text
+    assert "§3.4: Ei rahaa: Pare holds HTT-Työ (placed by move 1), immune to Ei rahaa" in reacted.text
     done = submit(host, option(reacted, "react", player="Cecilia", target="niksu"), follow=True)
     assert "Niksu: T 0 → 1" in " ".join(done.messages("ok"))
 

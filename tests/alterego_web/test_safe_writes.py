@@ -14,7 +14,7 @@ def test_a_move_the_rules_refuse_is_422_with_the_rule_and_its_numbers(app, host,
     play(host, app, table, "play_activity", player="Aino", card="pelikampanja", target="ville")
     page = move(host, table, "play_activity", 2, player="Aino", card="hype_kampanja", target="ville")
     assert page.status == 422
-    assert page.error == "The move was not recorded: P6: Ville already received an activity this turn (a2)"
+    assert page.error == "The move was not recorded: P6: Ville already received an activity this turn (Pelikampanja)"
     assert forms_with(page, "end_turn"), "the refusal shows the turn screen again"
     assert seq_of(app, table) == 2
     page = move(host, table, "draw", 2, player="Bertta")

@@ -22,8 +22,8 @@ def test_every_faction_and_active_at_a_glance(app, host, table):
     assert 'data-table="%d" data-seq="0"' % table in page.html
     for player, actives in (("Aino", ["pare", "ville", "meira"]), ("Bertta", ["niksu", "tommi", "imaami"]),
                             ("Cecilia", ["jaakko", "kalle", "tane"])):
-        faction = re.search(r'<article class="faction[^"]*" data-player="%s">(.*?)</article>' % player, page.html,
-                            re.S).group(1)
+        faction = re.search(r'<article class="faction[^"]*" data-player="%s"[^>]*>(.*?)</article>' % player,
+                            page.html, re.S).group(1)
         assert re.findall(r'data-active="(\w+)"', faction) == actives
         assert '<b data-hand>5</b>' in faction
     meira = block(page, "meira")

@@ -30,6 +30,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, s
 from facilitator import services
 from facilitator.i18n import describe_error, get_locale
 from facilitator.i18n import gettext as _
+from facilitator.formatting import N_
 from facilitator.games.alterego import words
 from facilitator.formatting import format_date
 from facilitator.rules.alterego import Move, propose_first, read_move, read_setup, table_standing
@@ -316,6 +317,94 @@ def offline_positions(game):
                                "season": start.get("season_card")})
 
 
+#: what a form of the offline screens asks for each field
+_QUESTIONS = {
+    "target": N_("Which active?"), "partner": N_("Who is the partner?"),
+    "hobby": N_("Which hobby goes? Its owner chooses."), "chore": N_("Which chore is played with it?"),
+    "active": N_("Which active was drawn from the active deck?"), "activity": N_("Which activity?"),
+    "participants": N_("Who comes to the party?"), "from": N_("From which active does Niksu take {n} anxiety?"),
+    "targets": N_("Pare tells a bad joke, for real. Which {n} actives gain {gain} anxiety?"),
+    "faction": N_("To which faction?"), "player": N_("Who plays it?"),
+}
+
+
+def _question(form, field):
+    if field == "target" and form["type"] == "play_activity":
+        return _("Onto which active?")
+    if field == "target" and form.get("members") == "participants":
+        return _("Who throws the party?")
+    return _(_QUESTIONS[field], n=NIKSU_AMOUNT if field == "from" else form.get("need"), gain=PARE_GAIN)
+
+
+def _offline_label(pack, game, field, value):
+    """How an option of an offline form is named: an active, a faction or a player by name, an
+    activity by its card's name and its holder's, a chore by its card's name."""
+    if field in ("hobby", "activity"):
+        holder, act = game.state.find_activity(value)
+        return f"{act.card.name} · {words.active_name(pack, holder.key)}" if act is not None else value
+    if field == "chore":
+        return words.card_name(pack, value)
+    if field == "faction":
+        return _("{player}'s faction", player=value)
+    if field == "player":
+        return value
+    return words.active_name(pack, value)
+
+
+def _offline_view(loaded, answers):
+    """The engine's answers as the positions fragment draws them: the forms with their options
+    named, each position's answers as the data its forms look up (the refusals in this language,
+    the trigger a reaction answers as its line)."""
+    game, pack = loaded.game, loaded.pack
+
+    def options(fields, candidates):
+        return {f: [(v, _offline_label(pack, game, f, v)) for v in candidates[f]] for f in fields}
+    forms = []
+    for form in answers["forms"]:
+        if "card" in form:
+            card = pack.cards_by_key[form["card"]]
+            view = dict(title=card, label=None, submit=_("Play {card}", card=card.name))
+        else:
+            active = pack.actives_by_key[form["active"]]
+            view = dict(title=None, label=f"{active.name}: {active.ability_name or ''}",
+                        submit=_("The joke was told") if form["members"] else _("Use the ability"))
+        if form["members"] == "participants":
+            view["submit"] = _("Throw the party")
+        forms.append(dict(form, **view, options=options(form["fields"], form["candidates"]),
+                          questions={f: _question(form, f) for f in form["fields"]}))
+    reactions = []
+    for form in answers["reactions"]:
+        card = pack.cards_by_key[form["card"]]
+        fields = ["player"] + ([form["field"]] if form["field"] else [])
+        candidates = {"player": list(game.order), form["field"]: form["candidates"]}
+        reactions.append(dict(form, title=card, label=None, fields=fields, choose=fields, members=None,
+                              submit=_("Play {card}", card=card.name), options=options(fields, candidates),
+                              questions={f: _(_QUESTIONS[f]) for f in fields}))
+    positions = {}
+    for key, pos in answers["positions"].items():
+        pos = dict(pos)
+        plays = pos.get("plays")
+        if plays is not None:
+            pos["plays"] = dict(plays, json=_attr_json(dict(plays, why={
+                f: words.error_text(err, pack) if err is not None else None for f, err in plays["why"].items()})))
+        if pos.get("reactions") is not None:
+            r = pos["reactions"]
+            pos["reactions"] = {"line": words.move_line(r["trigger"], pack, r["to"]),
+                                "json": _attr_json({"leads": r["leads"]}), "fields": _attr_json({"to": str(r["to"])})}
+        positions[key] = pos
+    return dict(answers, positions=positions, forms=forms, reactions=reactions)
+
+
+def _attr_json(data):
+    """``data`` as compact JSON for a single-quoted HTML attribute (``data-answers='…'``): its
+    quotes kept, ``&``, ``<``, ``>`` and ``'`` written as JSON escapes."""
+    from markupsafe import Markup
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    for char, escape in (("&", "\\u0026"), ("<", "\\u003c"), (">", "\\u003e"), ("'", "\\u0027")):
+        text = text.replace(char, escape)
+    return Markup(text)
+
+
 def _turn_screen(loaded, **extra):
     return render_template("alterego/turn.html", **_context(loaded, **extra))
 
@@ -326,8 +415,8 @@ def turn(table_id):
 
 
 def _positions(loaded):
-    return render_template("alterego/_positions.html", loaded=loaded, seq=loaded.seq,
-                           positions=offline_positions(loaded.game))
+    return render_template("alterego/_positions.html", loaded=loaded, seq=loaded.seq, game=loaded.game,
+                           pack=loaded.pack, positions=_offline_view(loaded, offline_positions(loaded.game)))
 
 
 @bp.get("/table/<int:table_id>/positions")

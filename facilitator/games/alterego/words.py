@@ -131,7 +131,14 @@ def localized_params(params, pack):
     for key, value in params.items():
         if not isinstance(value, str) or pack is None:
             continue
-        if key in _ACTIVE_PARAMS and value in pack.actives_by_key:
+        if key == "activity" and params.get("activity_card") in pack.cards_by_key:
+            # an activity by its card (the engine's ``activity_card``), not by an id the host never
+            # sees; where the refusal names that card already, by the move that placed it
+            card = params["activity_card"]
+            out[key] = _("placed by move {n}", n=value[1:]) if params.get("card") == card else card_name(pack, card)
+        elif key == "options" and params.get("options_cards"):
+            out[key] = ", ".join(card_name(pack, c) for c in params["options_cards"].split(", "))
+        elif key in _ACTIVE_PARAMS and value in pack.actives_by_key:
             out[key] = active_name(pack, value)
         elif key in _CARD_PARAMS and value in pack.cards_by_key:
             out[key] = card_name(pack, value)

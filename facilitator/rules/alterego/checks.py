@@ -143,7 +143,47 @@ def check(game, move, partial=False):
         if kind == "end_turn" and st.step != "play":
             raise _illegal("§3.5", "wrong_step", "§3.5: wrong step: a turn ends in its play step; {player} draws first",
                            player=move.player, step=st.step)
-    return _CHECKS[kind](game, st, move, partial)
+    try:
+        return _CHECKS[kind](game, st, move, partial)
+    except IllegalMoveError as err:
+        name_activities(game, err)
+        raise
+
+
+def activity_card(game, activity_id):
+    """The card of an activity id (``a<k>``: placed by move k): held now, or as move k placed it
+    (its card, a Tärkeä nakki's chore, an adjust's added card); None when no move placed it."""
+    _holder, act = game._s.find_activity(activity_id)
+    if act is not None:
+        return act.card.key
+    number = activity_id[1:] if isinstance(activity_id, str) and activity_id.startswith("a") else ""
+    if not number.isdigit() or not 1 <= int(number) <= len(game.moves):
+        return None
+    move = game.moves[int(number) - 1]
+    if move.type == "play_activity":
+        return move.card
+    if move.type == "play_event":
+        return move.chore
+    if move.type == "adjust":
+        return next((c["add"] for c in move.changes if "add" in c), None)
+    return None
+
+
+def name_activities(game, err):
+    """A refusal naming activities by id (``{activity}``, a list of them in ``{options}``) also
+    carries their cards (``activity_card``, ``options_cards``): a screen names them by their
+    cards, not by ids a host never sees."""
+    params = err.params
+    activity = params.get("activity")
+    if isinstance(activity, str) and "activity_card" not in params:
+        card = activity_card(game, activity)
+        if card is not None:
+            params["activity_card"] = card
+    options = params.get("options")
+    if isinstance(options, str) and options and "options_cards" not in params and "activity" in params:
+        cards = [activity_card(game, part) for part in options.split(", ")]
+        if all(cards):
+            params["options_cards"] = ", ".join(cards)
 
 
 def _check_draw(game, st, move, partial):
