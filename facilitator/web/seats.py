@@ -51,13 +51,14 @@ def player_pages(loaded, game=None, lang=None):
     """``{player: the absolute link of their page}`` of a table with players (its seats made
     now if missing), or {} when the game has no player pages or the table no players. With
     ``lang`` each link opens the page in that language (``?lang=``)."""
-    from facilitator.web.organizer import public_url_for
+    from facilitator.web.organizer import public_base
     game = game or games.of_table(loaded.table)
     if loaded.game is None or loaded.broken or not has_player_pages(game):
         return {}
     seats = services.seats.ensure_seats(db(), loaded.table.id, game.player_names(loaded))
     query = {"lang": lang} if lang else {}
-    return {name: public_url_for("seats.page", token=seat.token, **query) for name, seat in seats.items()}
+    base = public_base()  # the same for every link of the answer
+    return {name: base + url_for("seats.page", token=seat.token, **query) for name, seat in seats.items()}
 
 
 def _seat(token):
