@@ -9,6 +9,8 @@ answer is 304 from the table's row alone (its ``seq`` and ``rev``, one indexed l
 seat) while nothing changed, so a room of phones costs the server next to nothing between moves.
 """
 
+from urllib.parse import quote
+
 from flask import Blueprint, abort, current_app, flash, make_response, redirect, render_template, request, send_file, url_for
 
 from facilitator import games, services
@@ -57,8 +59,15 @@ def player_pages(loaded, game=None, lang=None):
         return {}
     seats = services.seats.ensure_seats(db(), loaded.table.id, game.player_names(loaded))
     query = {"lang": lang} if lang else {}
-    base = public_base()  # the same for every link of the answer
-    return {name: base + url_for("seats.page", token=seat.token, **query) for name, seat in seats.items()}
+    # one address built, each link its secret put in it (as url_for puts a path's part)
+    head, tail = (public_base() + url_for("seats.page", token=_SECRET, **query)).split(_SECRET, 1)
+    return {name: head + quote(seat.token, safe=_PATH_SAFE) + tail for name, seat in seats.items()}
+
+
+#: a secret's place in a player's link while it is built, and what a path's part keeps unquoted
+#: (werkzeug's converters: https://url.spec.whatwg.org/#url-path-segment-string)
+_SECRET = "~~secret~~"  # a host name never holds "~"
+_PATH_SAFE = "!$&'()*+,/:;=@"
 
 
 def _seat(token):

@@ -163,7 +163,7 @@ def turn_rules():
 
 def _context(loaded, **extra):
     game = loaded.game
-    standing = loaded.kept("standing", lambda: table_standing(game))  # the move's POST worked it out
+    standing = loaded.table_standing()  # the move's POST worked it out
     legal = game.legal_moves()
     kinds = {m["type"]: m for m in legal}
     nxt = game.next()

@@ -30,10 +30,10 @@ def playable(game, name, era=None):
     key = (era.key, tuple(skills[s] for s in SKILLS))
     counts = kept.get(key)
     if counts is None:
-        counts = {}
-        for color in COLORS:
-            cards = game.pack.cards_of(era.key, color)
-            counts[color] = (sum(1 for card in cards if game.eligible(name, card)), len(cards))
+        decks = kept.get(era.key)
+        if decks is None:
+            decks = kept[era.key] = [(color, game.pack.cards_of(era.key, color)) for color in COLORS]
+        counts = {color: (sum(1 for card in cards if game.eligible(name, card)), len(cards)) for color, cards in decks}
         if len(kept) >= KEPT:
             kept.clear()
         kept[key] = counts
