@@ -201,6 +201,7 @@ def create_app(test_config=None):
 
     csrf_token = templating.csrf_token_of(app)
     app.jinja_env.globals["csrf_token"] = csrf_token  # macros imported without the page's context
+    app.jinja_env.globals.update(once=templating.once, move_names_of=templating.move_names)
 
     @app.context_processor
     def _roles():
@@ -219,7 +220,7 @@ def create_app(test_config=None):
     @app.context_processor
     def _languages():
         return {"page_locales": g.get("page_locales", i18n.ALL_LOCALES), "page_game": g.get("page_game"),
-                "outbox_move_names": lambda: templating.move_names(g.get("page_ruleset"))}
+                "page_ruleset": g.get("page_ruleset")}
 
     @app.teardown_request
     def _end_request(_exc=None):

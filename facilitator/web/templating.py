@@ -19,9 +19,11 @@ on_change``: a game's catalogs come or go) every compiled template is dropped wi
 """
 
 import weakref
+from collections import ChainMap
 from types import BuiltinFunctionType, FunctionType, MethodType
 
 from flask.templating import Environment as FlaskEnvironment
+from jinja2 import Template as JinjaTemplate
 from jinja2 import nodes
 from jinja2.runtime import Context as JinjaContext
 from jinja2.utils import internalcode
@@ -58,10 +60,27 @@ class Context(JinjaContext):
             return __self.environment.undefined("value was undefined because a callable raised a StopIteration exception")
 
 
+class Template(JinjaTemplate):
+    """Jinja's template, its macros imported (``{% from … import … %}``) the short way: Jinja
+    asks whether the importing page's globals hold a name this template's do not (then it
+    draws the module anew for that page), and asked it of the globals' ``ChainMap`` one name
+    at a time, some 70 names on every import of every screen. The answer is the same asked of
+    the maps themselves."""
+
+    @internalcode
+    def _get_default_module(self, ctx=None):
+        if ctx is not None:
+            maps = self.globals.maps if isinstance(self.globals, ChainMap) else (self.globals,)
+            if not ctx.globals_keys.difference(*maps):
+                ctx = None  # nothing new: the module kept for every page
+        return super()._get_default_module(ctx)
+
+
 class Environment(FlaskEnvironment):
     """Flask's environment, with templates compiled and cached per language (see above)."""
 
     context_class = Context
+    template_class = Template
 
     def getattr(self, obj, attribute):
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
@@ -127,6 +146,26 @@ class _Translated(NodeTransformer):
 #: the most entries one of the caches below keeps (then it starts again)
 KEPT = 10_000
 _move_names = {}
+_drawn = {}
+
+
+def once(macro, *args, **kwargs):
+    """``{{ once(a_macro, its, arguments) }}``: what the macro draws, drawn once per language
+    and arguments and kept (a turn screen draws the same skill steppers and skill rows on every
+    tap). Only for a macro whose output depends on its arguments and the language alone: never
+    on the request, the session (no form token) or the page's context. The arguments must be
+    hashable. A macro is known by its compiled code (one per template and language)."""
+    try:
+        key = (macro._func.__code__, i18n.get_locale(), args, tuple(sorted(kwargs.items())))
+        drawn = _drawn.get(key)
+    except (AttributeError, TypeError):  # not a macro, or an argument that is not hashable
+        return macro(*args, **kwargs)
+    if drawn is None:
+        drawn = macro(*args, **kwargs)
+        if len(_drawn) >= KEPT:
+            _drawn.clear()
+        _drawn[key] = drawn
+    return drawn
 
 
 def move_names(ruleset):
@@ -175,6 +214,7 @@ def _forget_compiled():
         if environment.cache is not None:
             environment.cache.clear()
     _move_names.clear()
+    _drawn.clear()
 
 
-__all__ = ["Environment"]
+__all__ = ["Environment", "once"]
