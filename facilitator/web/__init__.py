@@ -16,6 +16,7 @@ from pathlib import Path
 from flask import Flask, current_app, g, render_template, request, session
 from flask.globals import _cv_request
 from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import HTTPException
 
@@ -53,10 +54,51 @@ class TrustedProxyFix:
 
 
 class SessionInterface(SecureCookieSessionInterface):
-    """Session cookies are Secure whenever the page itself came over HTTPS."""
+    """Session cookies are Secure whenever the page itself came over HTTPS. The cookie's signing
+    serializer is Flask's, made once per secret key (Flask made one, and a signer per use, on
+    every request, and derived the signing key from the secret on every signature): the same
+    cookies, signed and checked the same way."""
+
+    def __init__(self):
+        self._serializers = {}
 
     def get_cookie_secure(self, app):
         return bool(app.config["SESSION_COOKIE_SECURE"] or (request and request.is_secure))
+
+    def get_signing_serializer(self, app):
+        if not app.secret_key:
+            return None
+        keys = (*(app.config["SECRET_KEY_FALLBACKS"] or ()), app.secret_key)  # the current key last
+        serializer = self._serializers.get(keys)
+        if serializer is None:
+            if len(self._serializers) > 16:
+                self._serializers.clear()
+            serializer = self._serializers[keys] = _KeptSerializer(
+                list(keys), salt=self.salt, serializer=self.serializer, signer=_KeptSigner,
+                signer_kwargs={"key_derivation": self.key_derivation, "digest_method": self.digest_method})
+        return serializer
+
+
+class _KeptSigner(TimestampSigner):
+    """itsdangerous' timestamp signer, each key it derives from a secret derived once."""
+
+    def derive_key(self, secret_key=None):
+        derived = self.__dict__.setdefault("_derived", {})
+        key = derived.get(secret_key)
+        if key is None:
+            key = derived[secret_key] = super().derive_key(secret_key)
+        return key
+
+
+class _KeptSerializer(URLSafeTimedSerializer):
+    """itsdangerous' serializer of Flask's session cookie, its signer made once per salt."""
+
+    def make_signer(self, salt=None):
+        signers = self.__dict__.setdefault("_signers", {})
+        signer = signers.get(salt)
+        if signer is None:
+            signer = signers[salt] = super().make_signer(salt)
+        return signer
 
 
 #: requests that may write: their transactions take the database's write lock before they read
