@@ -12,6 +12,7 @@ import contextlib
 import os
 from datetime import timedelta
 from pathlib import Path
+from types import FunctionType
 
 from flask import Flask, current_app, g, render_template, request, session
 from flask.globals import _cv_request
@@ -101,6 +102,10 @@ class _KeptSerializer(URLSafeTimedSerializer):
         return signer
 
 
+#: what every answer says unless its view says otherwise
+SECURITY_HEADERS = (("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "same-origin"),
+                    ("X-Frame-Options", "DENY"), ("Content-Security-Policy", CSP))
+
 #: requests that may write: their transactions take the database's write lock before they read
 WRITING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -126,6 +131,7 @@ class App(Flask):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._urls = {}
+        self._synced = {}
 
     def url_for(self, endpoint, /, **values):
         """Flask's ``url_for``, each URL built once per process: a turn screen names the same two
@@ -134,7 +140,11 @@ class App(Flask):
         script root; a relative endpoint, an ``_external`` URL (or any ``_`` option), a call
         outside a request and the debug server (a static file's hash changes as it is edited)
         build it each time. What it builds from is fixed while the process runs: the routes,
-        and the one ``url_defaults`` (``static_files``: a static file's hash)."""
+        and the one ``url_defaults`` (``static_files``: a static file's hash).
+
+        An address whose query changes with the position (``after=<seq>``: a draw's, the
+        offline positions') is not kept: its path is (built from its route's values alone), and
+        the query is put after it as the route itself writes it (``Rule._encode_query_vars``)."""
         ctx = _cv_request.get(None)
         if ctx is None or self.debug or endpoint[:1] == ".":
             return super().url_for(endpoint, **values)
@@ -146,11 +156,41 @@ class App(Flask):
         if url is None:
             if any(k[:1] == "_" for k in values):
                 return super().url_for(endpoint, **values)
+            url = self._with_query(endpoint, values)
+            if url is not None:
+                return url
             url = super().url_for(endpoint, **values)
             if len(self._urls) >= self.URLS_KEPT:
                 self._urls.clear()
             self._urls[key] = url
         return url
+
+    def _with_query(self, endpoint, values):
+        """The address of an endpoint of one route given all of its route's values and some
+        more (its query): the kept path with the query the route puts after it; None when the
+        route takes defaults, lacks a value, or its path carries a query of its own."""
+        rules = self.url_map._rules_by_endpoint.get(endpoint)
+        if not rules or len(rules) != 1 or rules[0].defaults or rules[0].websocket:
+            return None
+        rule = rules[0]
+        path_values = {k: v for k, v in values.items() if k in rule.arguments}
+        if len(path_values) == len(values) or len(path_values) != len(rule.arguments) or None in path_values.values():
+            return None
+        path = self.url_for(endpoint, **path_values)
+        if "?" in path or "#" in path:
+            return None
+        query = rule._encode_query_vars({k: v for k, v in values.items() if k not in rule.arguments and v is not None})
+        return f"{path}?{query}" if query else path
+
+    def ensure_sync(self, func):
+        """Flask's ``ensure_sync``, its answer kept per function (Flask asked ``inspect`` whether
+        each hook is a coroutine function on every request)."""
+        if type(func) is not FunctionType:
+            return super().ensure_sync(func)
+        synced = self._synced.get(func)
+        if synced is None:
+            synced = self._synced[func] = super().ensure_sync(func)
+        return synced
 
     def dispatch_request(self):
         changed_before = services.db.writes_committed()
@@ -280,15 +320,16 @@ def create_app(test_config=None):
             session.permanent = True  # a form token) keeps it a week; set once, so the cookie is sent
             # only when the session changes: an answer to a request made before a language switch
             # never carries the old language back
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("Content-Security-Policy", CSP)
-        if response.mimetype == "text/html":
+        headers = response.headers
+        for name, value in SECURITY_HEADERS:  # each unless the view set its own
+            if name not in headers:
+                headers.add(name, value)
+        if "Cache-Control" not in headers and (headers.get("Content-Type") or "").partition(";")[0].strip().lower() \
+                == "text/html":
             # a screen is always asked for again (a table moves on between two looks), never kept
             # by a proxy; not no-store: Back on an offline tablet still shows the page it left,
             # and outbox.js redraws a page restored from history once the tablet is online
-            response.headers.setdefault("Cache-Control", "no-cache, private")
+            headers.add("Cache-Control", "no-cache, private")
         return response
 
     from facilitator.web import api, errors, host, organizer, public
