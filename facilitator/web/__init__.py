@@ -149,7 +149,7 @@ class App(Flask):
         if ctx is None or self.debug or endpoint[:1] == ".":
             return super().url_for(endpoint, **values)
         try:
-            key = (ctx.request.script_root, endpoint, *((k, type(v), v) for k, v in values.items()))
+            key = (ctx.request.script_root, endpoint, tuple(values.items()), tuple(map(type, values.values())))
             url = self._urls.get(key)
         except TypeError:  # a value that is not hashable (a list of values)
             return super().url_for(endpoint, **values)
