@@ -16,6 +16,7 @@ from types import FunctionType
 
 from flask import Flask, current_app, g, render_template, request, session
 from flask.globals import _cv_request
+from flask.json.tag import TaggedJSONSerializer
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from flask_wtf.csrf import CSRFProtect
@@ -60,6 +61,8 @@ class SessionInterface(SecureCookieSessionInterface):
     every request, and derived the signing key from the secret on every signature): the same
     cookies, signed and checked the same way."""
 
+    serializer = None  # set below: _Tagged
+
     def __init__(self):
         self._serializers = {}
 
@@ -80,6 +83,38 @@ class SessionInterface(SecureCookieSessionInterface):
         return serializer
 
 
+class _Tagged(TaggedJSONSerializer):
+    """Flask's tagged JSON of the session cookie, its plain values tagged without asking each
+    of Flask's eight tags in turn whether it is theirs (texts, numbers and None are nobody's;
+    a dict, a list or a tuple is tagged as Flask tags it): the same JSON. Another value, or a
+    serializer given tags of its own, is tagged by Flask."""
+
+    __slots__ = ("_plain",)
+    DEFAULT_TAGS = tuple(TaggedJSONSerializer.default_tags)
+
+    def __init__(self):
+        super().__init__()
+        self._plain = tuple(type(tag) for tag in self.order) == self.DEFAULT_TAGS
+
+    def register(self, *args, **kwargs):
+        self._plain = False
+        return super().register(*args, **kwargs)
+
+    def tag(self, value):
+        if not self._plain:
+            return super().tag(value)
+        kind = type(value)
+        if kind is str or kind is int or kind is bool or kind is float or value is None:
+            return value
+        if kind is dict and not (len(value) == 1 and next(iter(value)) in self.tags):
+            return {key: self.tag(item) for key, item in value.items()}
+        if kind is list:
+            return [self.tag(item) for item in value]
+        if kind is tuple:
+            return {" t": [self.tag(item) for item in value]}
+        return super().tag(value)
+
+
 class _KeptSigner(TimestampSigner):
     """itsdangerous' timestamp signer, each key it derives from a secret derived once."""
 
@@ -89,6 +124,9 @@ class _KeptSigner(TimestampSigner):
         if key is None:
             key = derived[secret_key] = super().derive_key(secret_key)
         return key
+
+
+SessionInterface.serializer = _Tagged()
 
 
 class _KeptSerializer(URLSafeTimedSerializer):
