@@ -20,9 +20,10 @@ the same machine:
   the engine's random player, answered with the table's new state;
 * **form tap**: what a host's tablet without JavaScript sends: the move form's POST
   (``/table/<id>/move/<kind>``) and the GET of the turn screen it redirects to;
-* **outbox tap**: what the tablet's outbox sends (``static/outbox.js``): the JSON batch POST
-  (``/api/v1/tables/<id>/moves/batch``, ``flash: true``) with the browser's session cookie, then
-  the GET of the turn screen.
+* **outbox tap**: what the tablet's outbox sends (``static/outbox.js``): the move form queued as
+  the form would post it (its action and its fields), in the JSON batch POST of queued forms
+  (``/api/v1/tables/<id>/queued``, ``flash: true``) with the browser's session cookie, then the
+  GET of the turn screen.
 
 Each at tables whose games stand in round 1 and at tables in round 10 (a move's cost must not
 grow with the game). The hosts are tablets that opened their table with its link (a session
@@ -301,9 +302,12 @@ def run(url, args, tmp):
         return [post, app_meter.last]
 
     def outbox_tap(t, move):
-        body = {"flash": True, "moves": [{"after": len(t.game.history), "move": move.to_dict(),
-                                          "client_id": f"{t.id}-{len(t.game.history)}"}]}
-        r = t.tablet.post(f"/api/v1/tables/{t.id}/moves/batch", json=body)
+        after = len(t.game.history)  # the form's fields as outbox.js sends them: "after" last
+        fields = [[name, str(value)] for name, value in form_of(move, after).items() if name != "after"]
+        queued = {"action": f"/table/{t.id}/move/{move.type}", "fields": fields + [["after", str(after)]],
+                  "after": after, "client_id": f"{t.id}-{after}"}
+        body = {"flash": True, "moves": [queued]}
+        r = t.tablet.post(f"/api/v1/tables/{t.id}/queued", json=body)
         answer = r.get_json()
         assert r.status_code == 200 and answer["refused"] is None and answer["recorded"], answer
         post = app_meter.last

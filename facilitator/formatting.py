@@ -14,7 +14,9 @@ build on these.
 
 import decimal
 from datetime import date, datetime
+from functools import lru_cache
 
+from babel import Locale
 from babel.dates import format_date as babel_format_date
 from babel.numbers import format_decimal
 
@@ -49,36 +51,41 @@ def number(n, locale=None):
         if n.is_integer():
             n = int(n)
     loc = _locale(locale)
-    if type(n) is int and -KEPT_UP_TO < n < KEPT_UP_TO:
-        # a chart's ticks and a page's figures name the same few hundred numbers again and again
-        key = (loc, n)
-        text = _written.get(key)
-        if text is None:
-            if len(_written) >= KEPT_NUMBERS:
-                _written.clear()
-            text = _written[key] = _number(n, loc)
-        return text
+    if isinstance(n, int) and -SMALL < n < SMALL:
+        return _small_int(n, loc)
     return _number(n, loc)
 
 
-#: integers below this (in size) are written once per language and process (``_written``)
-KEPT_UP_TO = 10 ** 7
-KEPT_NUMBERS = 50_000
-_written = {}
+#: integers below this (in size) are written once per locale and kept: a screen writes the same
+#: few dozen XP and SP values on every tap
+SMALL = 100_000
+
+
+@lru_cache(maxsize=4096)
+def _small_int(n, loc):
+    return _number(n, loc)
 
 
 def _number(n, loc):
+    locale = _babel_locale(loc)
     with decimal.localcontext() as ctx:
         if isinstance(n, int):
             # Babel rounds through decimal, whose default precision (28 digits) would refuse
             # a bigger integer: give it the digits the number has
             ctx.prec = max(28, len(str(abs(n))) + 2)
-            text = format_decimal(n, format="#,##0", locale=loc)
+            text = format_decimal(n, format="#,##0", locale=locale)
         else:
-            text = format_decimal(n, format="#,##0.#", locale=loc)
+            text = format_decimal(n, format="#,##0.#", locale=locale)
     if loc == "ru":
         text = text.replace("\xa0", NARROW_NBSP)
     return text.replace("-", MINUS)
+
+
+@lru_cache(maxsize=64)
+def _babel_locale(loc):
+    """Babel's ``Locale`` of a language, parsed once (Babel parses a locale's name on every call
+    it is given as a text)."""
+    return Locale.parse(loc)
 
 
 def signed(n, locale=None):
@@ -120,7 +127,7 @@ def format_date(value, locale=None):
     if not isinstance(day, date):
         return str(day)
     loc = _locale(locale)
-    return babel_format_date(day, format=DATE_PATTERNS.get(loc, "medium"), locale=loc)
+    return babel_format_date(day, format=DATE_PATTERNS.get(loc, "medium"), locale=_babel_locale(loc))
 
 
 def format_datetime(value, locale=None):

@@ -209,8 +209,7 @@ class GamePackage:
 
     def player_names(self, loaded):
         """The players of a table with players, in the order its pages list them."""
-        standing = loaded.standing or loaded.ruleset.table_standing(loaded.game)
-        return [p["name"] for p in standing.get("players", [])]
+        return [p["name"] for p in loaded.table_standing().get("players", [])]
 
     def player_view(self, loaded, name):
         """A player's own read-only page (their phone, opened by the seat's secret link):

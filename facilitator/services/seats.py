@@ -9,9 +9,9 @@ game's (``GamePackage.player_view``).
 
 import secrets
 from typing import NamedTuple
+from functools import lru_cache
 
 from sqlalchemy import text
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 from facilitator.services.db import read_row
@@ -45,28 +45,38 @@ class _Link:
 
 
 def ensure_seats(session, table_id, names):
-    """``{player: Seat}`` with a live seat for every name of ``names`` (those missing are made
-    now). Two requests making the same seat at once: the second finds the first's (the unique
-    index of live seats refuses a second), in a savepoint, so its own transaction goes on. When
-    every seat is there already (every look after the first), the answer holds each seat's
-    ``player`` and ``token`` only, read in one query."""
+    """``{player: seat}`` with a live seat for every name of ``names`` (those missing are made
+    now), each seat as a link needs it: its ``player`` and its ``token``. Every look after the
+    first reads the live seats' secrets in one query; the first makes the missing seats in one
+    INSERT that skips a seat another request has just made (the unique index of live seats:
+    ``ON CONFLICT DO NOTHING``, so this request's transaction goes on) and reads them again."""
     names = list(names)
-    known = {player: _Link(player, token)
-             for player, token in session.connection().execute(_LIVE_TOKENS, {"table": table_id})}
-    if all(name in known for name in names):
-        return {name: known[name] for name in names}
-    seats = live_seats(session, table_id)
-    for name in names:
-        if name in seats:
-            continue
-        try:
-            with session.begin_nested():
-                row = Seat(table_id=table_id, player=name, token=new_secret())
-                session.add(row)
-            seats[name] = row
-        except IntegrityError:
-            seats = {**live_seats(session, table_id), **seats}
-    return {name: seats[name] for name in names if name in seats}
+    connection = session.connection()
+    known = dict(connection.execute(_LIVE_TOKENS, {"table": table_id}).all())
+    for _attempt in range(3):  # a new secret equal to another seat's (never seen) is made again
+        missing = [name for name in names if name not in known]
+        if not missing:
+            break
+        now = utcnow()
+        connection.execute(_insert_seats(connection.dialect.name),
+                           [{"table_id": table_id, "player": name, "token": new_secret(), "revoked_at": None,
+                             "created_at": now} for name in missing])
+        known = dict(connection.execute(_LIVE_TOKENS, {"table": table_id}).all())
+    return {name: _Link(name, known[name]) for name in names if name in known}
+
+
+@lru_cache(maxsize=8)
+def _insert_seats(dialect):
+    """The seats' INSERT, built once per database kind: a seat that meets a live one of the same
+    player (or a secret already taken) is skipped, not an error."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as insert_or_nothing
+    elif dialect == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert as insert_or_nothing
+    else:
+        from sqlalchemy import insert
+        return insert(Seat.__table__)
+    return insert_or_nothing(Seat.__table__).on_conflict_do_nothing()
 
 
 def by_token(session, token):

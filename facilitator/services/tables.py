@@ -124,6 +124,14 @@ class LoadedTable:
             return make()
         return self.position.remember(key, make)
 
+    def table_standing(self):
+        """The ruleset's standing of this position, worked out once per position (a move's
+        write works it out for the table's row: its answer, its next screen and the players'
+        links read that one). Shared: read it, never change it."""
+        if self.standing is None:
+            self.standing = self.kept("standing", lambda: self.ruleset.table_standing(self.game))
+        return self.standing
+
     @property
     def moves_in_force(self):
         """How many moves are in force (not taken back): from the cached position, so a screen

@@ -12,10 +12,13 @@ import contextlib
 import os
 from datetime import timedelta
 from pathlib import Path
+from types import FunctionType
 
 from flask import Flask, current_app, g, render_template, request, session
 from flask.globals import _cv_request
+from flask.json.tag import TaggedJSONSerializer
 from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import HTTPException
 
@@ -53,11 +56,93 @@ class TrustedProxyFix:
 
 
 class SessionInterface(SecureCookieSessionInterface):
-    """Session cookies are Secure whenever the page itself came over HTTPS."""
+    """Session cookies are Secure whenever the page itself came over HTTPS. The cookie's signing
+    serializer is Flask's, made once per secret key (Flask made one, and a signer per use, on
+    every request, and derived the signing key from the secret on every signature): the same
+    cookies, signed and checked the same way."""
+
+    serializer = None  # set below: _Tagged
+
+    def __init__(self):
+        self._serializers = {}
 
     def get_cookie_secure(self, app):
         return bool(app.config["SESSION_COOKIE_SECURE"] or (request and request.is_secure))
 
+    def get_signing_serializer(self, app):
+        if not app.secret_key:
+            return None
+        keys = (*(app.config["SECRET_KEY_FALLBACKS"] or ()), app.secret_key)  # the current key last
+        serializer = self._serializers.get(keys)
+        if serializer is None:
+            if len(self._serializers) > 16:
+                self._serializers.clear()
+            serializer = self._serializers[keys] = _KeptSerializer(
+                list(keys), salt=self.salt, serializer=self.serializer, signer=_KeptSigner,
+                signer_kwargs={"key_derivation": self.key_derivation, "digest_method": self.digest_method})
+        return serializer
+
+
+class _Tagged(TaggedJSONSerializer):
+    """Flask's tagged JSON of the session cookie, its plain values tagged without asking each
+    of Flask's eight tags in turn whether it is theirs (texts, numbers and None are nobody's;
+    a dict, a list or a tuple is tagged as Flask tags it): the same JSON. Another value, or a
+    serializer given tags of its own, is tagged by Flask."""
+
+    __slots__ = ("_plain",)
+    DEFAULT_TAGS = tuple(TaggedJSONSerializer.default_tags)
+
+    def __init__(self):
+        super().__init__()
+        self._plain = tuple(type(tag) for tag in self.order) == self.DEFAULT_TAGS
+
+    def register(self, *args, **kwargs):
+        self._plain = False
+        return super().register(*args, **kwargs)
+
+    def tag(self, value):
+        if not self._plain:
+            return super().tag(value)
+        kind = type(value)
+        if kind is str or kind is int or kind is bool or kind is float or value is None:
+            return value
+        if kind is dict and not (len(value) == 1 and next(iter(value)) in self.tags):
+            return {key: self.tag(item) for key, item in value.items()}
+        if kind is list:
+            return [self.tag(item) for item in value]
+        if kind is tuple:
+            return {" t": [self.tag(item) for item in value]}
+        return super().tag(value)
+
+
+class _KeptSigner(TimestampSigner):
+    """itsdangerous' timestamp signer, each key it derives from a secret derived once."""
+
+    def derive_key(self, secret_key=None):
+        derived = self.__dict__.setdefault("_derived", {})
+        key = derived.get(secret_key)
+        if key is None:
+            key = derived[secret_key] = super().derive_key(secret_key)
+        return key
+
+
+SessionInterface.serializer = _Tagged()
+
+
+class _KeptSerializer(URLSafeTimedSerializer):
+    """itsdangerous' serializer of Flask's session cookie, its signer made once per salt."""
+
+    def make_signer(self, salt=None):
+        signers = self.__dict__.setdefault("_signers", {})
+        signer = signers.get(salt)
+        if signer is None:
+            signer = signers[salt] = super().make_signer(salt)
+        return signer
+
+
+#: what every answer says unless its view says otherwise
+SECURITY_HEADERS = (("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "same-origin"),
+                    ("X-Frame-Options", "DENY"), ("Content-Security-Policy", CSP))
 
 #: requests that may write: their transactions take the database's write lock before they read
 WRITING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -84,6 +169,7 @@ class App(Flask):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._urls = {}
+        self._synced = {}
 
     def url_for(self, endpoint, /, **values):
         """Flask's ``url_for``, each URL built once per process: a turn screen names the same two
@@ -92,23 +178,57 @@ class App(Flask):
         script root; a relative endpoint, an ``_external`` URL (or any ``_`` option), a call
         outside a request and the debug server (a static file's hash changes as it is edited)
         build it each time. What it builds from is fixed while the process runs: the routes,
-        and the one ``url_defaults`` (``static_files``: a static file's hash)."""
+        and the one ``url_defaults`` (``static_files``: a static file's hash).
+
+        An address whose query changes with the position (``after=<seq>``: a draw's, the
+        offline positions') is not kept: its path is (built from its route's values alone), and
+        the query is put after it as the route itself writes it (``Rule._encode_query_vars``)."""
         ctx = _cv_request.get(None)
         if ctx is None or self.debug or endpoint[:1] == ".":
             return super().url_for(endpoint, **values)
         try:
-            key = (ctx.request.script_root, endpoint, *((k, type(v), v) for k, v in values.items()))
+            key = (ctx.request.script_root, endpoint, tuple(values.items()), tuple(map(type, values.values())))
             url = self._urls.get(key)
         except TypeError:  # a value that is not hashable (a list of values)
             return super().url_for(endpoint, **values)
         if url is None:
             if any(k[:1] == "_" for k in values):
                 return super().url_for(endpoint, **values)
+            url = self._with_query(endpoint, values)
+            if url is not None:
+                return url
             url = super().url_for(endpoint, **values)
             if len(self._urls) >= self.URLS_KEPT:
                 self._urls.clear()
             self._urls[key] = url
         return url
+
+    def _with_query(self, endpoint, values):
+        """The address of an endpoint of one route given all of its route's values and some
+        more (its query): the kept path with the query the route puts after it; None when the
+        route takes defaults, lacks a value, or its path carries a query of its own."""
+        rules = self.url_map._rules_by_endpoint.get(endpoint)
+        if not rules or len(rules) != 1 or rules[0].defaults or rules[0].websocket:
+            return None
+        rule = rules[0]
+        path_values = {k: v for k, v in values.items() if k in rule.arguments}
+        if len(path_values) == len(values) or len(path_values) != len(rule.arguments) or None in path_values.values():
+            return None
+        path = self.url_for(endpoint, **path_values)
+        if "?" in path or "#" in path:
+            return None
+        query = rule._encode_query_vars({k: v for k, v in values.items() if k not in rule.arguments and v is not None})
+        return f"{path}?{query}" if query else path
+
+    def ensure_sync(self, func):
+        """Flask's ``ensure_sync``, its answer kept per function (Flask asked ``inspect`` whether
+        each hook is a coroutine function on every request)."""
+        if type(func) is not FunctionType:
+            return super().ensure_sync(func)
+        synced = self._synced.get(func)
+        if synced is None:
+            synced = self._synced[func] = super().ensure_sync(func)
+        return synced
 
     def dispatch_request(self):
         changed_before = services.db.writes_committed()
@@ -203,6 +323,7 @@ def create_app(test_config=None):
 
     csrf_token = templating.csrf_token_of(app)
     app.jinja_env.globals["csrf_token"] = csrf_token  # macros imported without the page's context
+    app.jinja_env.globals.update(once=templating.once, move_names_of=templating.move_names)
 
     @app.context_processor
     def _roles():
@@ -223,7 +344,7 @@ def create_app(test_config=None):
     @app.context_processor
     def _languages():
         return {"page_locales": g.get("page_locales", i18n.ALL_LOCALES), "page_game": g.get("page_game"),
-                "outbox_move_names": lambda: templating.move_names(g.get("page_ruleset"))}
+                "page_ruleset": g.get("page_ruleset")}
 
     @app.teardown_request
     def _end_request(_exc=None):
@@ -241,15 +362,16 @@ def create_app(test_config=None):
             session.permanent = True  # a form token) keeps it a week; set once, so the cookie is sent
             # only when the session changes: an answer to a request made before a language switch
             # never carries the old language back
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("Content-Security-Policy", CSP)
-        if response.mimetype == "text/html":
+        headers = response.headers
+        for name, value in SECURITY_HEADERS:  # each unless the view set its own
+            if name not in headers:
+                headers.add(name, value)
+        if "Cache-Control" not in headers and (headers.get("Content-Type") or "").partition(";")[0].strip().lower() \
+                == "text/html":
             # a screen is always asked for again (a table moves on between two looks), never kept
             # by a proxy; not no-store: Back on an offline tablet still shows the page it left,
             # and outbox.js redraws a page restored from history once the tablet is online
-            response.headers.setdefault("Cache-Control", "no-cache, private")
+            headers.add("Cache-Control", "no-cache, private")
         return response
 
     from facilitator.web import api, errors, host, organizer, public

@@ -74,7 +74,7 @@ def state(loaded):
     out = {"id": loaded.table.id, "seq": loaded.seq, "rev": loaded.rev, "setup_done": loaded.game is not None,
            "ruleset": loaded.table.ruleset, "needs_checking": loaded.broken}
     if loaded.game is not None and not loaded.broken:
-        out.update(loaded.standing or loaded.ruleset.table_standing(loaded.game))
+        out.update(loaded.table_standing())
         out["legal_moves"] = _as_json(loaded.game.legal_moves(), games_pkg.get(loaded.table.ruleset), loaded.pack)
         out["players"] = _players(loaded, out.get("players", []))
     else:
@@ -501,9 +501,12 @@ def _record_queued(table_id, game, items, refused, author, flash_lines, with_pat
         _prepare_protocol(table_id)
     if flash_lines:
         from facilitator.web.games import narrate, undone_line
+        from facilitator.web.table import narration
         lines = []
         for r in recorded:
-            if r.get("result") is not None:
+            if r.get("result") is not None and loaded.last is not None and r["result"] is loaded.last[1]:
+                lines += narration(game, loaded)  # the table's last move: kept, its screen says it again
+            elif r.get("result") is not None:
                 lines += narrate(loaded, r["result"])
             elif r.get("undone") is not None:
                 lines.append(undone_line(loaded, r["undone"]))

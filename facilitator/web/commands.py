@@ -12,6 +12,7 @@ trusts the proxy's ``X-Forwarded-For``/``-Proto``/``-Host`` from the proxy's add
 address (the PIN throttle counts per tablet) and session cookies are Secure.
 """
 
+import gc
 import getpass
 import os
 import secrets
@@ -79,6 +80,11 @@ def cmd_serve(args):
     if app.config["PUBLIC_URL"].split("//", 1)[-1].startswith(("127.", "localhost", "[::1]")):
         print("facilitator: that address is this computer's own, no tablet can open it: connect to the "
               "venue's network, or give the address tablets use with --public-url", file=sys.stderr, flush=True)
+    # what start-up made (modules, routes, the app) lives as long as the server: out of the
+    # garbage collector's sight, its full collections no longer walk it (nor touch the pages
+    # forked workers share with this process)
+    gc.collect()
+    gc.freeze()
     if args.workers > 1:
         return _serve_workers(app, args)
     return _serve(app, args, host=args.host, port=args.port)

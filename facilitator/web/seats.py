@@ -18,6 +18,7 @@ import re
 import threading
 from collections import OrderedDict
 from typing import NamedTuple
+from urllib.parse import quote
 
 from flask import Blueprint, abort, current_app, flash, make_response, redirect, render_template, request, send_file, url_for
 
@@ -61,13 +62,21 @@ def player_pages(loaded, game=None, lang=None):
     """``{player: the absolute link of their page}`` of a table with players (its seats made
     now if missing), or {} when the game has no player pages or the table no players. With
     ``lang`` each link opens the page in that language (``?lang=``)."""
-    from facilitator.web.organizer import public_url_for
+    from facilitator.web.organizer import public_base
     game = game or games.of_table(loaded.table)
     if loaded.game is None or loaded.broken or not has_player_pages(game):
         return {}
     seats = services.seats.ensure_seats(db(), loaded.table.id, game.player_names(loaded))
     query = {"lang": lang} if lang else {}
-    return {name: public_url_for("seats.page", token=seat.token, **query) for name, seat in seats.items()}
+    # one address built, each link its secret put in it (as url_for puts a path's part)
+    head, tail = (public_base() + url_for("seats.page", token=_SECRET, **query)).split(_SECRET, 1)
+    return {name: head + quote(seat.token, safe=_PATH_SAFE) + tail for name, seat in seats.items()}
+
+
+#: a secret's place in a player's link while it is built, and what a path's part keeps unquoted
+#: (werkzeug's converters: https://url.spec.whatwg.org/#url-path-segment-string)
+_SECRET = "~~secret~~"  # a host name never holds "~"
+_PATH_SAFE = "!$&'()*+,/:;=@"
 
 
 def _seat(token):

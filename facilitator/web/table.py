@@ -237,6 +237,10 @@ def narration(game, loaded):
 MAX_QUEUED_FIELDS = 2000
 
 
+#: the most queued forms' addresses an app keeps matched (then it starts again)
+MAX_ACTIONS_KEPT = 10_000
+
+
 def form_action(game, table_id, action):
     """What a queued form's action (its address, as the page's form names it) posts to, when it
     is this table's move or undo form of ``game``: ``("move", kind)``, ``("undo", None)``; else
@@ -252,11 +256,21 @@ def form_action(game, table_id, action):
     root = request.script_root
     if root and path.startswith(root + "/"):
         path = path[len(root):]
-    try:
-        endpoint, args = current_app.url_map.bind(request.host).match(path, method="POST")
-    except (HTTPException, RequestRedirect):
-        return None
-    if args.get("table_id") != table_id:
+    # what an address matched, by host and path, kept per app (its routes are fixed once it
+    # runs): ``(endpoint, arguments)``, or ``(None, {})`` for no POST route; read, never changed
+    kept = current_app.extensions.setdefault("facilitator.form_actions", {})
+    key = (request.host, path)
+    found = kept.get(key)
+    if found is None:
+        try:
+            found = current_app.url_map.bind(request.host).match(path, method="POST")
+        except (HTTPException, RequestRedirect):
+            found = (None, {})
+        if len(kept) >= MAX_ACTIONS_KEPT:
+            kept.clear()
+        kept[key] = found
+    endpoint, args = found
+    if endpoint is None or args.get("table_id") != table_id:
         return None
     if endpoint == game.move_endpoint and "kind" in args:
         return "move", args["kind"]

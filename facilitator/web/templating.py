@@ -19,11 +19,14 @@ on_change``: a game's catalogs come or go) every compiled template is dropped wi
 """
 
 import weakref
+from collections import ChainMap
 from types import BuiltinFunctionType, FunctionType, MethodType
 
 from flask.templating import Environment as FlaskEnvironment
+from jinja2 import Template as JinjaTemplate
 from jinja2 import nodes
 from jinja2.runtime import Context as JinjaContext
+from jinja2.runtime import new_context
 from jinja2.utils import internalcode
 from jinja2.visitor import NodeTransformer
 
@@ -38,7 +41,14 @@ _DICT_ATTRIBUTES = frozenset(dir(dict))
 
 
 class Context(JinjaContext):
-    """Jinja's context, calling a plain function at once (see above)."""
+    """Jinja's context, calling a plain function at once (see above), its globals' names read
+    from the maps of their ``ChainMap`` at once rather than through it one by one."""
+
+    def __init__(self, environment, parent, name, blocks, globals=None):
+        chained = isinstance(globals, ChainMap)
+        super().__init__(environment, parent, name, blocks, None if chained else globals)
+        if chained:
+            self.globals_keys = set().union(*globals.maps)
 
     @internalcode
     def call(__self, __obj, *args, **kwargs):  # noqa: N805 (Jinja's own signature)
@@ -58,10 +68,37 @@ class Context(JinjaContext):
             return __self.environment.undefined("value was undefined because a callable raised a StopIteration exception")
 
 
+class Template(JinjaTemplate):
+    """Jinja's template, with two of its steps done on the maps of its globals' ``ChainMap``
+    rather than through the ``ChainMap`` one name at a time (some 70 names, on every page):
+    a page's context starts as its globals with the page's values over them, copied map by
+    map; and its macros are imported (``{% from … import … %}``) after asking whether the
+    importing page's globals hold a name this template's do not (then Jinja draws the module
+    anew for that page), asked of the maps. The answers are the same."""
+
+    def new_context(self, vars=None, shared=False, locals=None):
+        if shared or not isinstance(self.globals, ChainMap):
+            return super().new_context(vars, shared, locals)
+        parent = {}
+        for values in reversed(self.globals.maps):  # the first map's names over the later ones'
+            parent.update(values)
+        parent.update(vars or ())
+        return new_context(self.environment, self.name, self.blocks, parent, True, self.globals, locals)
+
+    @internalcode
+    def _get_default_module(self, ctx=None):
+        if ctx is not None:
+            maps = self.globals.maps if isinstance(self.globals, ChainMap) else (self.globals,)
+            if not ctx.globals_keys.difference(*maps):
+                ctx = None  # nothing new: the module kept for every page
+        return super()._get_default_module(ctx)
+
+
 class Environment(FlaskEnvironment):
     """Flask's environment, with templates compiled and cached per language (see above)."""
 
     context_class = Context
+    template_class = Template
 
     def getattr(self, obj, attribute):
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
@@ -127,6 +164,28 @@ class _Translated(NodeTransformer):
 #: the most entries one of the caches below keeps (then it starts again)
 KEPT = 10_000
 _move_names = {}
+_drawn = {}
+
+
+def once(macro, *args, **kwargs):
+    """``{{ once(a_macro, its, arguments) }}``: what the macro draws, drawn once per language
+    and arguments and kept (a turn screen draws the same skill steppers and the same players'
+    figures on every tap). Only for a macro whose output depends on its arguments and the
+    language alone: never on the request, the session (no form token) or the page's context.
+    The arguments are texts, numbers, None, and lists and dicts of them (anything else: the
+    macro is drawn each time). A macro is known by its compiled code (one per template and
+    language)."""
+    try:
+        key = (macro._func.__code__, i18n.get_locale(), _frozen(args), _frozen(kwargs))
+        drawn = _drawn.get(key)
+    except (AttributeError, TypeError):  # not a macro, or an argument that is no plain value
+        return macro(*args, **kwargs)
+    if drawn is None:
+        drawn = macro(*args, **kwargs)
+        if len(_drawn) >= KEPT:
+            _drawn.clear()
+        _drawn[key] = drawn
+    return drawn
 
 
 def move_names(ruleset):
@@ -169,12 +228,32 @@ def csrf_token_of(app):
     return csrf_token
 
 
+_SCALARS = frozenset({int, float, bool, type(None)})
+
+
+def _frozen(value):
+    """A plain value as a key, each kind apart (``1``, ``1.0`` and ``True`` are drawn apart):
+    a text as it is, a number or None with its kind, lists, tuples and dicts as tuples of their
+    frozen items in their order; TypeError for anything else."""
+    kind = type(value)
+    if kind is str:
+        return value
+    if kind in _SCALARS:
+        return kind, value
+    if kind is dict:
+        return (dict, tuple((k, _frozen(v)) for k, v in value.items()))
+    if kind is list or kind is tuple:
+        return (kind, tuple(_frozen(v) for v in value))
+    raise TypeError(f"not a plain value: {kind.__name__}")
+
+
 @registry.on_change
 def _forget_compiled():
     for environment in list(_environments):
         if environment.cache is not None:
             environment.cache.clear()
     _move_names.clear()
+    _drawn.clear()
 
 
-__all__ = ["Environment"]
+__all__ = ["Environment", "once"]

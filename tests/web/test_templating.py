@@ -89,10 +89,16 @@ def test_attributes_and_calls_are_what_jinja_gives(app):
 
 def test_url_for_gives_flasks_address_however_often_it_is_asked(app):
     """Each address is built once per process, by everything it is built from: its values, in
-    their order and with their types, and the request's script root."""
+    their order and with their types, and the request's script root; one whose query changes
+    with the position is its kept path and the query its route writes (texts quoted, None left
+    out, a list as one value each, in the order given)."""
     asks = [("lyceum.turn", {"table_id": 7}), ("lyceum.draw", {"table_id": 7, "color": "red", "after": 3}),
             ("lyceum.draw", {"after": 3, "color": "red", "table_id": 7}), ("static", {"filename": "app.css"}),
-            ("lyceum.turn", {"table_id": 7, "lang": "en"}), ("public.pin", {})]
+            ("lyceum.turn", {"table_id": 7, "lang": "en"}), ("public.pin", {}),
+            ("lyceum.draw", {"table_id": 7, "color": "red", "after": 3, "player": "Вика & Ко/ü?#+ "}),
+            ("lyceum.draw", {"table_id": 7, "color": None, "after": 0}), ("static", {"filename": "app.css", "x": 1}),
+            ("lyceum.turn", {"table_id": 7, "lang": ["en", "ru"]}), ("seats.page", {"token": "abc", "lang": "ru"}),
+            ("lyceum.turn", {"table_id": 7, "a": "", "b": 0, "c": False})]
     for root in ("", "/sub", ""):
         with app.test_request_context("/", base_url=f"http://localhost{root}/"):
             for _ in range(2):

@@ -161,9 +161,24 @@ def turn_rules():
             "rest": {"skill": skill_name(game.REST_SKILL), "gain": game.REST_GAIN, "sp": game.REST_FREE_SP}}
 
 
+#: why the first player goes first, by the table's pack version and setup (neither changes once
+#: the game runs: the turn screen said it again on every tap)
+_ORDER_REASONS = {}
+
+
+def _order_reason(loaded):
+    key = (loaded.table.pack_id, loaded.table.players)
+    reason = _ORDER_REASONS.get(key)
+    if reason is None:
+        if len(_ORDER_REASONS) >= 10_000:
+            _ORDER_REASONS.clear()
+        reason = _ORDER_REASONS[key] = turn_order_reason(loaded.pack, loaded.game.setup)
+    return reason
+
+
 def _context(loaded, **extra):
     game = loaded.game
-    standing = loaded.kept("standing", lambda: table_standing(game))  # the move's POST worked it out
+    standing = loaded.table_standing()  # the move's POST worked it out
     legal = game.legal_moves()
     kinds = {m["type"]: m for m in legal}
     nxt = game.next()
@@ -183,7 +198,7 @@ def _context(loaded, **extra):
                         "deferred_status": game.deferred_status(p.name),
                         "deferred_title": p.deferred.card.title if p.deferred else None,
                         "is_turn": nxt is not None and nxt.get("player") == row["name"]})
-    order_reason = turn_order_text(*turn_order_reason(loaded.pack, game.setup))
+    order_reason = turn_order_text(*_order_reason(loaded))
     mover = game.current if game.main_done else None
     deferred = game.deferred_status(mover) if mover else None
     main = nxt["player"] if nxt and nxt["expects"] == "main" else None
