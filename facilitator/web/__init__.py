@@ -18,8 +18,8 @@ from flask import Flask, current_app, g, render_template, request, session
 from flask.globals import _cv_request
 from flask.json.tag import TaggedJSONSerializer
 from flask.sessions import SecureCookieSessionInterface
-from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from flask_wtf.csrf import CSRFProtect
+from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from werkzeug.exceptions import HTTPException
 
 from facilitator import i18n, services
@@ -53,34 +53,6 @@ class TrustedProxyFix:
         for name in self.HEADERS:
             environ.pop(name, None)
         return self.plain(environ, start_response)
-
-
-class SessionInterface(SecureCookieSessionInterface):
-    """Session cookies are Secure whenever the page itself came over HTTPS. The cookie's signing
-    serializer is Flask's, made once per secret key (Flask made one, and a signer per use, on
-    every request, and derived the signing key from the secret on every signature): the same
-    cookies, signed and checked the same way."""
-
-    serializer = None  # set below: _Tagged
-
-    def __init__(self):
-        self._serializers = {}
-
-    def get_cookie_secure(self, app):
-        return bool(app.config["SESSION_COOKIE_SECURE"] or (request and request.is_secure))
-
-    def get_signing_serializer(self, app):
-        if not app.secret_key:
-            return None
-        keys = (*(app.config["SECRET_KEY_FALLBACKS"] or ()), app.secret_key)  # the current key last
-        serializer = self._serializers.get(keys)
-        if serializer is None:
-            if len(self._serializers) > 16:
-                self._serializers.clear()
-            serializer = self._serializers[keys] = _KeptSerializer(
-                list(keys), salt=self.salt, serializer=self.serializer, signer=_KeptSigner,
-                signer_kwargs={"key_derivation": self.key_derivation, "digest_method": self.digest_method})
-        return serializer
 
 
 class _Tagged(TaggedJSONSerializer):
@@ -126,9 +98,6 @@ class _KeptSigner(TimestampSigner):
         return key
 
 
-SessionInterface.serializer = _Tagged()
-
-
 class _KeptSerializer(URLSafeTimedSerializer):
     """itsdangerous' serializer of Flask's session cookie, its signer made once per salt."""
 
@@ -138,6 +107,34 @@ class _KeptSerializer(URLSafeTimedSerializer):
         if signer is None:
             signer = signers[salt] = super().make_signer(salt)
         return signer
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Session cookies are Secure whenever the page itself came over HTTPS. The cookie's signing
+    serializer is Flask's, made once per secret key (Flask made one, and a signer per use, on
+    every request, and derived the signing key from the secret on every signature): the same
+    cookies, signed and checked the same way."""
+
+    serializer = _Tagged()
+
+    def __init__(self):
+        self._serializers = {}
+
+    def get_cookie_secure(self, app):
+        return bool(app.config["SESSION_COOKIE_SECURE"] or (request and request.is_secure))
+
+    def get_signing_serializer(self, app):
+        if not app.secret_key:
+            return None
+        keys = (*(app.config["SECRET_KEY_FALLBACKS"] or ()), app.secret_key)  # the current key last
+        serializer = self._serializers.get(keys)
+        if serializer is None:
+            if len(self._serializers) > 16:
+                self._serializers.clear()
+            serializer = self._serializers[keys] = _KeptSerializer(
+                list(keys), salt=self.salt, serializer=self.serializer, signer=_KeptSigner,
+                signer_kwargs={"key_derivation": self.key_derivation, "digest_method": self.digest_method})
+        return serializer
 
 
 #: what every answer says unless its view says otherwise
