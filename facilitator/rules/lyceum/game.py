@@ -137,39 +137,14 @@ class MoveResult:
         return result
 
     def __getattr__(self, name):
-        """``changes`` and ``after`` of a result ``Game.apply`` made, worked out from what it kept
-        when first read (``_diff``; ``after`` from the result before it, ``_prev``, or from every
-        player's XP after the move, ``_base``); nothing else is ever missing."""
-        fields = self.__dict__
-        if "_diff" in fields:
-            if name == "changes":
-                changes = fields["changes"] = _changes(fields["_diff"])  # two threads: equal dicts
+        """``changes`` of a result ``Game.apply`` made, worked out from what it kept (``_diff``)
+        when first read; nothing else is ever missing."""
+        if name == "changes":
+            diff = self.__dict__.get("_diff")
+            if diff is not None:
+                changes = self.__dict__["changes"] = _changes(diff)  # two threads: equal dicts
                 return changes
-            if name == "after":
-                return _after(self)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
-
-def _after(result):
-    """``result.after``, and that of every result before it not worked out yet (from the oldest
-    of them, never recursing: a game may hold thousands of moves)."""
-    todo, earlier = [], result
-    while earlier is not None and "after" not in earlier.__dict__:
-        todo.append(earlier)
-        earlier = earlier.__dict__["_prev"]
-    for made in reversed(todo):
-        fields = made.__dict__
-        level_for = fields["_level_for"]
-        prev = fields["_prev"]
-        if prev is None:
-            after = {n: (xp, level_for(xp)) for n, xp in fields["_base"]}
-        else:
-            after = dict(prev.__dict__["after"])  # only the move's players can have moved on since
-            for n, xp, _skills, _pending, _best, xp_now, _now, _pending_now, _best_now in fields["_diff"]:
-                if xp_now != xp:
-                    after[n] = (xp_now, level_for(xp_now))
-        fields["after"] = after  # two threads: equal dicts
-    return result.__dict__["after"]
 
 
 def _changes(diff):
@@ -429,37 +404,46 @@ class Game:
         # what a move changes is its player's, but for a share's XP given to every other player
         # (and a finish's, which names no player); each of them gets a copy of their skills to
         # change, their skills before the move kept unchanged for the result's ``changes``
-        if move.player is None or move.type == "share":
+        everyone = move.player is None or move.type == "share"
+        if everyone:
             touched = tuple(players.values())
-        else:
-            p = players[move.player]
-            touched = (p,)
-            skills = p.skills
-            p.skills = skills.copy()
-            before = (p.xp, skills, p.pending, p.best_level)
-        if len(touched) > 1:
             before = []
             for p in touched:
                 skills = p.skills
                 p.skills = skills.copy()
                 before.append((p.xp, skills, p.pending, p.best_level))
-        history = self.history
-        # ``MoveResult.new`` but for ``changes`` and ``after``, worked out when read
+        else:
+            p = players[move.player]
+            skills = p.skills
+            p.skills = skills.copy()
+            xp, pending, best = p.xp, p.pending, p.best_level
+        # ``MoveResult.new`` but for ``changes``, worked out when read (and ``card``, ``deferred_until``
+        # and ``shared_xp`` left to their class's None unless the move sets them)
         result = object.__new__(MoveResult)
-        fields = result.__dict__
-        fields.update(index=len(self.moves), move=move, round=0, era="", card=None, expired=[], deferred_until=None,
-                      shared_xp=None, _level_for=self.pack.level_for, _prev=history[-1] if history else None)
+        result.index = len(self.moves)
+        result.move = move
+        result.expired = []
         run(result)
         round_no = result.round = self.round
         result.era = _ERA_KEY.get(round_no) or era_of_round(round_no).key
-        if len(touched) == 1:
-            xp, skills, pending, best = before
-            fields["_diff"] = ((p.name, xp, skills, pending, best, p.xp, p.skills, p.pending, p.best_level),)
+        level_for = self.pack.level_for
+        history = self.history
+        if history:  # only the move's players can have moved on since the last move
+            after = dict(history[-1].after)
         else:
-            fields["_diff"] = tuple((p.name, xp, skills, pending, best, p.xp, p.skills, p.pending, p.best_level)
-                                    for p, (xp, skills, pending, best) in zip(touched, before))
-        if not history:
-            fields["_base"] = tuple((n, p.xp) for n, p in players.items())
+            after = {n: (q.xp, level_for(q.xp)) for n, q in players.items()}
+        if everyone:
+            diff = []
+            for p, (xp, skills, pending, best) in zip(touched, before):
+                if p.xp != xp:
+                    after[p.name] = (p.xp, level_for(p.xp))
+                diff.append((p.name, xp, skills, pending, best, p.xp, p.skills, p.pending, p.best_level))
+            result._diff = tuple(diff)
+        else:
+            if p.xp != xp:
+                after[p.name] = (p.xp, level_for(p.xp))
+            result._diff = ((p.name, xp, skills, pending, best, p.xp, p.skills, p.pending, p.best_level),)
+        result.after = after
         self.moves.append(move)
         history.append(result)
         return result

@@ -458,7 +458,9 @@ class Game:
         """Carry out a legal move and return what it changed; an illegal one changes nothing."""
         run = self._plan(move)
         result = object.__new__(MoveResult)  # ``MoveResult.new``
-        result.__dict__.update(index=len(self.moves), move=move, _slot=self.slot)
+        result.index = len(self.moves)
+        result.move = move
+        result._slot = self.slot
         run(result)
         self.moves.append(move)
         self.history.append(result)
@@ -605,8 +607,9 @@ class Game:
             raise _illegal("D21", "wrong_active", "wrong active player: expected {expected}",
                            expected=self.first_player, active=active.name)
         asset = move.asset
-        owner = {}
+        owner = None
         if transfers:
+            owner = {}
             self._check_transfers(transfers, {}, owner)
         codes = self.pack.codes["assets"]  # ``pack.accepts``
         if codes is not None and asset not in codes:
@@ -717,7 +720,6 @@ class Game:
             return None, shown
 
         def run(result):
-            fields = result.__dict__
             for t in transfers:
                 self._run_transfer(t, result)
             asset = move.asset
@@ -728,22 +730,22 @@ class Game:
             record = DealRecord(len(self.deals) + 1, SLOTS[self.slot][1], move, s_main,
                                 None if standing is None else s_counter, won_by, winner, tie)
             self.deals.append(record)
-            fields["_deal"], fields["_told"] = record, (_deal_told,)  # its entry and events written when read
+            result._deal, result._told = record, (_deal_told,)  # its entry and events written when read
             revealed = {"asset": asset, "from": None, "to": winner}
-            if "assets" in fields:  # after the assets the transfers gave
-                fields["assets"].append(revealed)
+            if transfers:  # after the assets the transfers gave
+                result.assets.append(revealed)
             else:
-                fields["assets"] = [revealed]
+                result.assets = [revealed]
             if offer.emergency is not None:  # D8: a winning emergency card is spent
                 taker.emergency = "facedown"
-                fields["emergency"] = {offer.emergency: "facedown"}
+                result.emergency = {offer.emergency: "facedown"}
             left = self.assets_left = self.assets_left - 1
             self.deals_in_round += 1
             players = self.players
             before = players[self.first].name  # the token holder (first_player)
             self.first = (active.seat + 1) % len(players)  # D21
-            fields["first_player"] = {"before": before, "after": players[self.first].name}
-            fields["assets_left"] = {"before": left + 1, "after": left}
+            result.first_player = {"before": before, "after": players[self.first].name}
+            result.assets_left = {"before": left + 1, "after": left}
         return run, shown
 
     def _preview(self, move, upto, active, counters, last_counter, last_support, support, outcome):
@@ -819,7 +821,7 @@ class Game:
                     result.supply[res] = amount
             if added:
                 self._add_threat(added, "event", result)
-            result.__dict__["_told"] = (_end_round_told, self.threat, self.pack.threat_max)
+            result._told = (_end_round_told, self.threat, self.pack.threat_max)
             if self.ended_by is not None:  # ``self.ended``
                 return
             self._advance(result)
@@ -919,8 +921,8 @@ class Game:
                 self._add_threat(added, "demand", result)  # step 2
             if self.ended_by is None and last:
                 self._end("rounds", result)
-            result.__dict__["_told"] = (_demand_round_told, scored, met, self.demand.code, short, added, new_card, keys,
-                                        self.threat, self.pack.threat_max)
+            result._told = (_demand_round_told, scored, met, self.demand.code, short, added, new_card, keys,
+                            self.threat, self.pack.threat_max)
             if self.ended_by is not None:  # ``self.ended``
                 return
             for r in keys:  # step 3: every supply track returns to 0, the next card is revealed
@@ -945,7 +947,7 @@ class Game:
         def run(result):
             p.capital = after
             result.capital[p.name] = move.amount
-            result.__dict__["_told"] = (_capital_told, after)
+            result._told = (_capital_told, after)
         return run
 
     def _plan_threat(self, move):
@@ -963,7 +965,7 @@ class Game:
                 result.threat = {"before": self.threat, "after": after, "added": move.amount, "capped": False,
                                  "reason": move.reason}
                 self.threat = after
-            result.__dict__["_told"] = (_threat_move_told, self.threat, self.pack.threat_max)
+            result._told = (_threat_move_told, self.threat, self.pack.threat_max)
         return run
 
     def _plan_supply(self, move):
@@ -982,7 +984,7 @@ class Game:
                 if delta:
                     self.supply[res] += delta
                     result.supply[res] = delta
-            result.__dict__["_told"] = (_supply_told, dict(self.supply))
+            result._told = (_supply_told, dict(self.supply))
         return run
 
     def _plan_transfer(self, move):
@@ -990,7 +992,7 @@ class Game:
 
         def run(result):
             self._run_transfer(move.transfer, result)
-            result.__dict__["_told"] = (_transfer_told,)
+            result._told = (_transfer_told,)
         return run
 
     def _plan_adjust(self, move):
