@@ -11,10 +11,10 @@ Timed, from a record already parsed from JSON text into a dict:
 
 Median and 95th percentile per replay, as wall-clock and as process CPU time (on a busy machine
 the wall clock also counts other processes' turns). A record read again finds its moves already
-read (``moves.py`` keeps a usual move by its JSON object's bytes, and the offers, supports and
-investments it names by their values), as every screen of a table finds the moves of its log,
-so a full game is also timed with those emptied before each replay: the first read of a table
-none of whose moves was read before. The exit status is 0 when the CPU time's
+read (``moves.py`` keeps a record's usual moves by the bytes of its JSON list of moves, a usual
+move by those of its JSON object, as every screen of a table finds the moves of its log, and
+the offers, supports and investments they name by their values), so a full game is also timed
+with those emptied before each replay: the first read of a record never read before. The exit status is 0 when the CPU time's
 95th percentile meets the target of 5 ms per replay; each median is also printed against issue
 19's target of 0.6 ms (a finished game, its inline pack read once per content).
 

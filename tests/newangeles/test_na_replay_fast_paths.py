@@ -216,3 +216,29 @@ def test_the_moves_kept_are_bounded(monkeypatch):
     for amount in range(1, 10):
         move = read_move({"type": "capital", "player": "Anna", "amount": amount, "reason": "other"})
         assert move.amount == amount and len(moves_module._MOVES) <= 3
+
+
+def test_a_records_moves_read_again_are_the_moves_read_before_in_a_list_of_their_own():
+    moves_module.forget_known()
+    raw = json.loads(json.dumps([m.to_dict() for m in random_game(3, players=5, end="rounds").moves]))
+    first = moves_module.usual_moves(json.loads(json.dumps(raw)))
+    again = moves_module.usual_moves(json.loads(json.dumps(raw)))
+    assert again == first and again is not first and all(a is b for a, b in zip(again, first))
+    again.pop()
+    assert moves_module.usual_moves(json.loads(json.dumps(raw))) == first  # the kept moves are not that list
+    changed = json.loads(json.dumps(raw))
+    changed[0]["note"] = "a note"
+    read = moves_module.usual_moves(changed)
+    assert read[0].note == "a note" and read[1:] == first[1:] and read[0] != first[0]
+    changed[0]["note"] = 5  # no usual move: nothing kept, read the full way by ``read_record``
+    assert moves_module.usual_moves(changed) is None
+    moves_module.forget_known()
+    assert not moves_module._RECORDS
+
+
+def test_the_records_kept_are_bounded(monkeypatch):
+    monkeypatch.setattr(moves_module, "RECORDS_LIMIT", 2)
+    monkeypatch.setattr(moves_module, "_RECORDS", {})
+    for amount in range(1, 6):
+        moves = moves_module.usual_moves([{"type": "threat", "amount": amount, "reason": "other"}])
+        assert moves[0].amount == amount and len(moves_module._RECORDS) <= 2

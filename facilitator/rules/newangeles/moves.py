@@ -528,7 +528,7 @@ KNOWN_LIMIT = 4096
 
 def forget_known():
     """Empty the maps of values read before (a benchmark times a first read with them empty)."""
-    for values in (_OFFERS, _COUNTERS, _SUPPORTS, _INVESTMENTS, _MOVES):
+    for values in (_OFFERS, _COUNTERS, _SUPPORTS, _INVESTMENTS, _MOVES, _RECORDS):
         values.clear()
 
 
@@ -892,15 +892,35 @@ def _plain_move(data):
 
 def usual_moves(raw):
     """A record's moves (a list) when every one of them is a usual move, read fast; else None
-    (``read_record`` then reads them one by one, which names the first that is no move)."""
+    (``read_record`` then reads them one by one, which names the first that is no move). The
+    moves of a record read before are found by the ``marshal`` bytes of its list, as a move is
+    (``_MOVES``): a report or an export reads the same records again and again."""
+    try:
+        key = marshal.dumps(raw, 4)
+    except ValueError:  # not plain JSON data: read, never kept
+        key = None
+    if key is not None:
+        known = _RECORDS.get(key)
+        if known is not None:
+            return list(known)
     out = []
     append = out.append
-    for data in raw:
-        move = _usual_move(data) if type(data) is dict else None
+    for data in raw:  # (``_plain_move``: its bytes would cost a record read once what they can save)
+        move = _plain_move(data) if type(data) is dict else None
         if move is None:
             return None
         append(move)
+    if key is not None:
+        if len(_RECORDS) >= RECORDS_LIMIT:
+            _RECORDS.clear()
+        _RECORDS[key] = tuple(out)
     return out
+
+
+#: the moves of the records read before, by the bytes of their lists of moves (``usual_moves``)
+_RECORDS = {}
+#: the most records kept (an event has a few dozen tables)
+RECORDS_LIMIT = 256
 
 
 #: the keys ``_usual_move`` reads, by move type (a key added to a type's fields is read the full way)
