@@ -10,10 +10,11 @@ Timed, from a record already parsed from JSON text into a dict:
 * the complete example of RECORD.md §5 (``tests/newangeles/data/example_takeover.json``).
 
 Median and 95th percentile per replay, as wall-clock and as process CPU time (on a busy machine
-the wall clock also counts other processes' turns). A record read again finds the offers,
-supports and investments it names already read (``moves.py`` keeps them by their values), so
-a full game is also timed with those emptied before each replay: the first read of a table
-whose names were never read before. The exit status is 0 when the CPU time's
+the wall clock also counts other processes' turns). A record read again finds its moves already
+read (``moves.py`` keeps a record's usual moves by the bytes of its JSON list of moves, a usual
+move by those of its JSON object, as every screen of a table finds the moves of its log, and
+the offers, supports and investments they name by their values), so a full game is also timed
+with those emptied before each replay: the first read of a record never read before. The exit status is 0 when the CPU time's
 95th percentile meets the target of 5 ms per replay; each median is also printed against issue
 19's target of 0.6 ms (a finished game, its inline pack read once per content).
 
@@ -85,8 +86,8 @@ def report(label, runs):
     print(f"    replay alone               median {ms[1]:.2f} ms, p95 {p95[1]:.2f} ms")
     print(f"    CPU time (all three)       median {ms[2]:.2f} ms, p95 {p95[2]:.2f} ms   "
           f"[{target}: median {verdict(ms[2])}, p95 {verdict(p95[2])}]")
-    print(f"    median vs issue 19's target of {REPLAY_TARGET_MS:g} ms: CPU {ms[2]:.2f} ms "
-          f"({ms[2] / REPLAY_TARGET_MS:.1f}× the target) -> {'meets' if ms[2] <= REPLAY_TARGET_MS else 'MISSES'}")
+    print(f"    issue 19: median {ms[2]:.2f} ms CPU (wall {ms[0]:.2f} ms) | target <= {REPLAY_TARGET_MS:g} ms -> "
+          f"{'meets' if ms[2] <= REPLAY_TARGET_MS else 'MISSES'} ({ms[2] / REPLAY_TARGET_MS:.2f}× the target)")
     return p95[2] < TARGET_MS
 
 

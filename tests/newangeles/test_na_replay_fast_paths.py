@@ -183,3 +183,62 @@ def test_the_values_kept_are_bounded(monkeypatch):
         move = read_move({"type": "deal", "active": "Anna", "asset": "A1", "main": {"card": "Media"},
                           "counteroffers": [], "support": [{"player": "Vera", "offer": "main", "cards": cards}]})
         assert move.support[0].cards == cards and len(moves_module._SUPPORTS) <= 3
+
+
+def test_a_move_read_again_is_the_move_read_before_and_only_for_the_same_json():
+    """A usual move read again from a JSON object of the same bytes is the move read then; an
+    object that only compares equal (other types, other key order) is read, and reads as the
+    full reader reads it."""
+    moves_module.forget_known()
+    deal = {"type": "deal", "active": "Anna", "asset": "A1", "main": {"card": "Media"},
+            "counteroffers": [{"player": "Boris", "card": "Labor"}],
+            "support": [{"player": "Vera", "offer": "main", "cards": 2}], "winner": "main", "note": None}
+    first = read_move(json.loads(json.dumps(deal)))
+    assert read_move(json.loads(json.dumps(deal))) is first and len(moves_module._MOVES) == 1
+    for twist in (lambda m: m["support"][0].update(cards=True), lambda m: m["support"][0].update(cards=2.0),
+                  lambda m: m.update(note=""), lambda m: m.update(main={"card": "Media", "emergency": None}),
+                  lambda m: m.update(extra={"main": 1}, extra_reason="a card"), lambda m: m.pop("winner")):
+        twisted = json.loads(json.dumps(deal))
+        twist(twisted)
+        for strict in (True, False):
+            assert read(twisted, strict, False) == read(twisted, strict, False, fast=False), twisted
+            assert read(twisted, strict, False) == read(twisted, strict, False, fast=False), twisted  # read again
+    reordered = dict(reversed(list(json.loads(json.dumps(deal)).items())))
+    again = read_move(reordered)
+    assert again == first and again is not first and again.to_dict() == first.to_dict()
+    moves_module.forget_known()
+    assert not moves_module._MOVES and read_move(json.loads(json.dumps(deal))) is not first
+
+
+def test_the_moves_kept_are_bounded(monkeypatch):
+    monkeypatch.setattr(moves_module, "MOVES_LIMIT", 3)
+    monkeypatch.setattr(moves_module, "_MOVES", {})
+    for amount in range(1, 10):
+        move = read_move({"type": "capital", "player": "Anna", "amount": amount, "reason": "other"})
+        assert move.amount == amount and len(moves_module._MOVES) <= 3
+
+
+def test_a_records_moves_read_again_are_the_moves_read_before_in_a_list_of_their_own():
+    moves_module.forget_known()
+    raw = json.loads(json.dumps([m.to_dict() for m in random_game(3, players=5, end="rounds").moves]))
+    first = moves_module.usual_moves(json.loads(json.dumps(raw)))
+    again = moves_module.usual_moves(json.loads(json.dumps(raw)))
+    assert again == first and again is not first and all(a is b for a, b in zip(again, first))
+    again.pop()
+    assert moves_module.usual_moves(json.loads(json.dumps(raw))) == first  # the kept moves are not that list
+    changed = json.loads(json.dumps(raw))
+    changed[0]["note"] = "a note"
+    read = moves_module.usual_moves(changed)
+    assert read[0].note == "a note" and read[1:] == first[1:] and read[0] != first[0]
+    changed[0]["note"] = 5  # no usual move: nothing kept, read the full way by ``read_record``
+    assert moves_module.usual_moves(changed) is None
+    moves_module.forget_known()
+    assert not moves_module._RECORDS
+
+
+def test_the_records_kept_are_bounded(monkeypatch):
+    monkeypatch.setattr(moves_module, "RECORDS_LIMIT", 2)
+    monkeypatch.setattr(moves_module, "_RECORDS", {})
+    for amount in range(1, 6):
+        moves = moves_module.usual_moves([{"type": "threat", "amount": amount, "reason": "other"}])
+        assert moves[0].amount == amount and len(moves_module._RECORDS) <= 2

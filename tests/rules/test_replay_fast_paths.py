@@ -128,3 +128,39 @@ def test_a_move_result_made_fast_is_the_one_its_init_makes():
     assert vars(fast) == vars(made) and list(vars(fast)) == list(vars(made)) and fast == made
     for name in ("changes", "expired", "after"):  # a new dict or list of its own
         assert getattr(fast, name) is not getattr(MoveResult.new(3, move), name)
+
+
+def test_a_move_results_changes_read_after_the_game_went_on_are_the_ones_it_made():
+    """``changes`` is worked out when first read: read after every later move (and after a copy
+    of the game went on from it), it says what a diff made right after the move said."""
+    kinds = set()
+    for seed in range(6):
+        record, _ = random_game(sample_pack(), seed=200 + seed, players=3 + seed % 2, adjust_rate=0.1)
+        game = Game(record.pack, record.players, table=record.table)
+        made = []
+        for i, move in enumerate(record.moves):
+            before = {n: p.snapshot() for n, p in game.players.items()}
+            game.apply(move)
+            made.append(full_diff(before, game))
+            if i == len(record.moves) // 2:  # a copy goes on from here, sharing the results so far
+                fork = game.copy()
+            kinds.add(move.type)
+        for move in record.moves[len(record.moves) // 2 + 1:]:
+            fork.apply(move)
+        for result, (changes, after) in zip(game.history, made):
+            assert (result.changes, result.after) == (changes, after), result.move
+            assert list(result.changes) == list(changes)
+            assert "changes" in vars(result) and result.changes is result.changes  # worked out once
+        assert [r.changes for r in fork.history] == [r.changes for r in game.history]
+    assert kinds == {"draw", "rest", "share", "pass", "play_deferred", "allocate", "adjust", "finish"}
+
+
+def test_a_move_never_changes_the_skills_a_result_kept():
+    """The skills a result keeps are never changed in place: each move changes a copy."""
+    record, _ = random_game(sample_pack(), seed=7, players=4, adjust_rate=0.1)
+    game = Game(record.pack, record.players, table=record.table)
+    kept = []
+    for move in record.moves:
+        result = game.apply(move)
+        kept += [(skills, dict(skills)) for entry in vars(result)["_diff"] for skills in (entry[2], entry[6])]
+    assert all(skills == copy for skills, copy in kept)

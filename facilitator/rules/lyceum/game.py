@@ -12,11 +12,16 @@ from .cards import COLORS, Card, colour_breaks
 from .eras import ROUNDS, age_in_round, era_of_round
 from ..errors import IllegalMoveError
 from .fields import MAX_SP, MAX_XP
-from .moves import Move
+from .moves import MOVE_TYPES, Move
 from .setup import DECLARATION_BONUS, check_setup, start_skills, turn_order
 from .skills import SKILLS
 
 SKILL_SET = frozenset(SKILLS)
+#: each round's era and its key (``era_of_round(r)``), looked up once a move
+_ERA = {r: era_of_round(r) for r in range(1, ROUNDS + 1)}
+_ERA_KEY = {r: era.key for r, era in _ERA.items()}
+#: the ``Game`` method that plans each type of move
+_PLAN = {kind: "_plan_" + kind for kind in MOVE_TYPES}
 
 #: RULES.md 3.5: free SP for every new level reached
 LEVEL_UP_SP = 2
@@ -102,7 +107,13 @@ class PlayerState:
 
 @dataclass
 class MoveResult:
-    """What one move did: for the host's "what changed" line and the protocol's log."""
+    """What one move did: for the host's "what changed" line and the protocol's log.
+
+    A result of ``Game.apply`` works out its ``changes`` when first read (a replay reads none of
+    them; the screens read them after it): ``apply`` keeps, for each player the move can change,
+    the numbers before and after it and the skills dict of each side. The engine never changes
+    a skills dict in place once a move has run on it (``apply`` hands the move a copy), so the
+    changes read the same whenever they are worked out."""
 
     index: int  # 0-based position among applied moves
     move: Move
@@ -124,6 +135,41 @@ class MoveResult:
         result.__dict__.update(index=index, move=move, round=0, era="", card=None, changes={}, expired=[],
                                deferred_until=None, shared_xp=None, after={})
         return result
+
+    def __getattr__(self, name):
+        """``changes`` of a result ``Game.apply`` made, worked out from what it kept (``_diff``)
+        when first read; nothing else is ever missing."""
+        if name == "changes":
+            diff = self.__dict__.get("_diff")
+            if diff is not None:
+                changes = self.__dict__["changes"] = _changes(diff)  # two threads: equal dicts
+                return changes
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+
+def _changes(diff):
+    """A move's ``changes`` from ``(name, xp, skills, pending, best level)`` before and after it,
+    one entry per player it could change, in seat order: only what changed, and only the
+    players something changed for."""
+    changes = {}
+    for n, xp, skills, pending, best, xp_now, now, pending_now, best_now in diff:
+        change = {}
+        if xp_now != xp:
+            change["xp"] = xp_now - xp
+        if now != skills:
+            delta_skills = {}
+            for s in SKILLS:
+                if now[s] != skills[s]:
+                    delta_skills[s] = now[s] - skills[s]
+            if delta_skills:
+                change["skills"] = delta_skills
+        if pending_now != pending:
+            change["pending"] = pending_now - pending
+        if best_now != best:
+            change["levels"] = list(range(best + 1, best_now + 1))
+        if change:
+            changes[n] = change
+    return changes
 
 
 def _illegal(rule, code, template, **params):
@@ -356,44 +402,50 @@ class Game:
         run = self._plan(move)
         players = self.players
         # what a move changes is its player's, but for a share's XP given to every other player
-        # (and a finish's, which names no player)
-        if move.player is None or move.type == "share":
-            before = [(n, p, p.xp, p.skills.copy(), p.pending, p.best_level) for n, p in players.items()]
+        # (and a finish's, which names no player); each of them gets a copy of their skills to
+        # change, their skills before the move kept unchanged for the result's ``changes``
+        everyone = move.player is None or move.type == "share"
+        if everyone:
+            touched = tuple(players.values())
+            before = []
+            for p in touched:
+                skills = p.skills
+                p.skills = skills.copy()
+                before.append((p.xp, skills, p.pending, p.best_level))
         else:
             p = players[move.player]
-            before = ((move.player, p, p.xp, p.skills.copy(), p.pending, p.best_level),)
-        result = MoveResult.new(len(self.moves), move)
+            skills = p.skills
+            p.skills = skills.copy()
+            xp, pending, best = p.xp, p.pending, p.best_level
+        # ``MoveResult.new`` but for ``changes``, worked out when read (and ``card``, ``deferred_until``
+        # and ``shared_xp`` left to their class's None unless the move sets them)
+        result = object.__new__(MoveResult)
+        result.index = len(self.moves)
+        result.move = move
+        result.expired = []
         run(result)
-        result.round = self.round
-        result.era = era_of_round(self.round).key
+        round_no = result.round = self.round
+        result.era = _ERA_KEY.get(round_no) or era_of_round(round_no).key
         level_for = self.pack.level_for
-        changes, after = result.changes, result.after
-        if self.history:  # only the move's players can have moved on since the last move
-            after.update(self.history[-1].after)
+        history = self.history
+        if history:  # only the move's players can have moved on since the last move
+            after = dict(history[-1].after)
         else:
-            for n, p in players.items():
-                after[n] = (p.xp, level_for(p.xp))
-        for n, p, xp, skills, pending, best in before:
-            change = {}
+            after = {n: (q.xp, level_for(q.xp)) for n, q in players.items()}
+        if everyone:
+            diff = []
+            for p, (xp, skills, pending, best) in zip(touched, before):
+                if p.xp != xp:
+                    after[p.name] = (p.xp, level_for(p.xp))
+                diff.append((p.name, xp, skills, pending, best, p.xp, p.skills, p.pending, p.best_level))
+            result._diff = tuple(diff)
+        else:
             if p.xp != xp:
-                change["xp"] = p.xp - xp
-                after[n] = (p.xp, level_for(p.xp))
-            now = p.skills
-            if now != skills:
-                delta_skills = {}
-                for s in SKILLS:
-                    if now[s] != skills[s]:
-                        delta_skills[s] = now[s] - skills[s]
-                if delta_skills:
-                    change["skills"] = delta_skills
-            if p.pending != pending:
-                change["pending"] = p.pending - pending
-            if p.best_level != best:
-                change["levels"] = list(range(best + 1, p.best_level + 1))
-            if change:
-                changes[n] = change
+                after[p.name] = (p.xp, level_for(p.xp))
+            result._diff = ((p.name, xp, skills, pending, best, p.xp, p.skills, p.pending, p.best_level),)
+        result.after = after
         self.moves.append(move)
-        self.history.append(result)
+        history.append(result)
         return result
 
     def _plan(self, move):
@@ -404,24 +456,31 @@ class Game:
                            player=move.player, allowed=", ".join(self.order))
         if move.type not in ("allocate", "adjust"):
             players = self.players
-            for who in self.order:  # the first of ``pending()``
-                count = players[who].pending
-                if count:
-                    raise _illegal("3.6", "pending_sp",
-                                   "{who} has {count} free SP to allocate first; until then only allocate "
-                                   "and adjust are accepted", who=who, count=count)
-        handler = getattr(self, "_plan_" + move.type)
+            for p in players.values():  # anyone's pending SP at all (the usual answer: nobody's)
+                if p.pending:
+                    for who in self.order:  # the first of ``pending()``
+                        count = players[who].pending
+                        if count:
+                            raise _illegal("3.6", "pending_sp",
+                                           "{who} has {count} free SP to allocate first; until then only "
+                                           "allocate and adjust are accepted", who=who, count=count)
+        handler = getattr(self, _PLAN.get(move.type) or "_plan_" + move.type)
         return handler(move)
 
     # main moves ------------------------------------------------------------------------
     def _main_turn(self, move):
         """Check it is ``move.player``'s turn for a main move; return its (round, turn)."""
-        nxt = self._next_turn()
-        if nxt is None:
-            raise _illegal("4", "round10_over",
-                           "every player has had their turn in round {rounds}; the game waits for finish",
-                           rounds=ROUNDS)
-        round_no, turn = nxt
+        # ``_next_turn`` spelled out (every main move asks)
+        round_no, turn = self.round, self.turn
+        if self.main_done:
+            if turn + 1 < len(self.order):
+                turn += 1
+            elif round_no < ROUNDS:
+                round_no, turn = round_no + 1, 0
+            else:
+                raise _illegal("4", "round10_over",
+                               "every player has had their turn in round {rounds}; the game waits for finish",
+                               rounds=ROUNDS)
         expected = self.order[turn]
         if move.player != expected:
             raise _illegal("3.8", "not_your_turn",
@@ -432,19 +491,17 @@ class Game:
     def _begin_turn(self, round_no, turn, result):
         """End the previous turn (expiring its deferred card) and start the next one."""
         if self.main_done:
-            self._end_turn(result)
+            p = self.players[self.order[self.turn]]  # the player whose turn ends
+            held = p.deferred
+            if held and held.round + DEFER_ROUNDS <= self.round:  # ``held.expires_after_round``
+                result.expired.append((p.name, held.card))
+                p.deferred = None
         self.round, self.turn, self.main_done = round_no, turn, True
-
-    def _end_turn(self, result):
-        p = self.players[self.current]
-        if p.deferred and p.deferred.expires_after_round <= self.round:
-            result.expired.append((p.name, p.deferred.card))
-            p.deferred = None
 
     def _plan_draw(self, move):
         round_no, turn = self._main_turn(move)
         p = self.players[move.player]
-        era = era_of_round(round_no)
+        era = _ERA.get(round_no) or era_of_round(round_no)
         if isinstance(move.card, str):
             card = self.pack.cards_by_code.get(move.card)
             if card is None:
@@ -467,7 +524,7 @@ class Game:
         if move.decision != "play" and move.redistribute is not None:
             raise _illegal("3.4", "redistribute_not_allowed",
                            "a redistribution goes only with playing a card whose special allows it")
-        short = card.shortfalls(p.skills)
+        short = card.shortfalls(p.skills) if move.decision != "discard" else None  # a discard asks nothing
         redistribute = None
         if move.decision == "play":
             if short:
@@ -721,14 +778,19 @@ class Game:
                                skill=s, value=skills[s], max=mx)
 
     def _apply_card(self, p, card, redistribute):
+        skills = p.skills
         for s, v in card.losses.items():
-            p.skills[s] -= v
-        for s, v in card.gains.items():
-            p.skills[s] = self._capped(p.skills[s] + v)
+            skills[s] -= v
+        if card.gains:
+            mx = self.pack.skill_max  # ``_capped`` spelled out
+            cap = MAX_SP if mx is None else min(mx, MAX_SP)
+            for s, v in card.gains.items():
+                skills[s] = min(skills[s] + v, cap)
         if card.free:
             self._add_pending(p, card.free, "card")
         self._gain_xp(p, card.xp)
-        self._redistribute(p, redistribute)
+        if redistribute:
+            self._redistribute(p, redistribute)
 
     def _redistribute(self, p, redistribute):
         for s, v in (redistribute or {}).items():

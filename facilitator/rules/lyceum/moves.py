@@ -114,49 +114,69 @@ def _usual_move(data):
     """The ``Move`` of a usual record move (a draw of a pack card, a rest, a share, a pass, a
     deferred card played, an allocation, a finish; ``at`` and ``note`` plain), read with a few
     plain checks, or None for anything else: ``read_move`` reads that the full way, which also
-    names what is wrong. Whatever this takes, the full way takes and reads the same."""
+    names what is wrong. Whatever this takes, the full way takes and reads the same.
+
+    (``_line`` spelled out: a record holds hundreds of moves. The keys are known to be the
+    type's own, so once its required keys are read, the count of the keys says whether any
+    optional one is there: a record's usual draw has none.)"""
     kind = data.get("type")
-    if type(kind) is not str or kind not in _USUAL or not data.keys() <= _USUAL[kind]:
+    if type(kind) is not str:
         return None
-    args = {"type": kind}
-    if kind != "finish":
+    known = _USUAL_KEYS.get(kind)
+    if known is None or not known.issuperset(data):
+        return None
+    if kind == "finish":
+        args = {"type": kind}
+        required = 1
+    else:
         player = data.get("player")
-        if not _line(player, MAX_NAME):
+        if type(player) is not str or len(player) > MAX_NAME or not player.isprintable() or not player.strip():
             return None
-        args["player"] = player
-    if kind == "draw":
-        color, card, decision = data.get("color"), data.get("card"), data.get("decision")
-        if type(color) is not str or color not in COLORS or not _line(card, MAX_CODE) \
-                or type(decision) is not str or decision not in DECISIONS:
-            return None
-        args["color"], args["card"], args["decision"] = color, card, decision
-        source = data.get("source")
-        if source is not None:
-            if type(source) is not str or source not in SOURCES:
+        args = {"type": kind, "player": player}
+        required = 2
+        if kind == "draw":
+            color, card, decision = data.get("color"), data.get("card"), data.get("decision")
+            if type(color) is not str or color not in COLORS or type(card) is not str or len(card) > MAX_CODE \
+                    or not card.isprintable() or not card.strip() or type(decision) is not str \
+                    or decision not in DECISIONS:
                 return None
-            args["source"] = source
-    if kind in ("draw", "rest", "play_deferred") and data.get("redistribute") is not None:
-        redistribute = _skill_map(data["redistribute"], -MAX_SP)
-        if redistribute is None:
-            return None
-        args["redistribute"] = redistribute
-    elif kind == "allocate":
-        sp = _skill_map(data.get("sp"), 0)
-        if sp is None:
-            return None
-        args["sp"] = sp
-    nulls = None
-    for key, limit in (("at", MAX_CODE), ("note", MAX_NOTE)):
-        if key in data:
-            value = data[key]
-            if value is None:
-                nulls = nulls or {}
-                nulls[key] = None
-            elif type(value) is str and len(value) <= limit and value.isprintable():
-                args[key] = value
-            else:
+            args["color"], args["card"], args["decision"] = color, card, decision
+            required = 5
+        elif kind == "allocate":
+            sp = _skill_map(data.get("sp"), 0)
+            if sp is None:
                 return None
-    args["extra"] = nulls or {}
+            required = 3
+    if len(data) > required:  # an optional key: a draw's source, a redistribution, ``at``, ``note``
+        if kind == "draw":
+            source = data.get("source")
+            if source is not None:
+                if type(source) is not str or source not in SOURCES:
+                    return None
+                args["source"] = source
+        if kind in ("draw", "rest", "play_deferred") and data.get("redistribute") is not None:
+            redistribute = _skill_map(data["redistribute"], -MAX_SP)
+            if redistribute is None:
+                return None
+            args["redistribute"] = redistribute
+        elif kind == "allocate":
+            args["sp"] = sp
+        nulls = None
+        for key, limit in (("at", MAX_CODE), ("note", MAX_NOTE)):
+            if key in data:
+                value = data[key]
+                if value is None:
+                    nulls = nulls or {}
+                    nulls[key] = None
+                elif type(value) is str and len(value) <= limit and value.isprintable():
+                    args[key] = value
+                else:
+                    return None
+        args["extra"] = nulls or {}
+    else:
+        if kind == "allocate":
+            args["sp"] = sp
+        args["extra"] = {}
     move = object.__new__(Move)  # a frozen dataclass made without its __init__: a field left at its
     move.__dict__.update(args)  # default (None) reads the class's
     return move
@@ -181,6 +201,8 @@ _USUAL = {kind: KeySet(("type",) + keys + ("at", "note")) for kind, keys in (
     ("share", ("player",)), ("pass", ("player",)), ("play_deferred", ("player", "redistribute")),
     ("allocate", ("player", "sp")), ("finish", ()))}
 SKILL_SET = frozenset(SKILLS)
+#: the same keys as plain sets (``issuperset`` of a ``KeySet`` takes longer)
+_USUAL_KEYS = {kind: frozenset(keys) for kind, keys in _USUAL.items()}
 
 
 def read_move(data, path="move", *, strict=True):

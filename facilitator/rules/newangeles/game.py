@@ -38,7 +38,7 @@ is a stable snake_case key; ``template`` the English sentence, with the names an
 from dataclasses import dataclass, field
 
 from ..errors import IllegalMoveError, MalformedError
-from .moves import ANYTIME, CAPITAL_REASONS, SUPPLY_REASONS, THREAT_REASONS, Move, read_move
+from .moves import ANYTIME, CAPITAL_REASONS, MOVE_TYPES, SUPPLY_REASONS, THREAT_REASONS, Move, read_move
 from .pack import CORPORATION_KEYS, FEDERALIST
 from .rounds import DEMAND, LAST_SLOT, LAST_STANDARD, SLOTS, STANDARD, label_of, round_info
 from .setup import check_setup, read_setup, resolve_demand
@@ -93,17 +93,28 @@ class DealRecord:
         self.tie = tie
 
     def to_dict(self):
-        """The standings' ``deals`` entry (RECORD.md §4)."""
+        """The standings' ``deals`` entry (RECORD.md §4). (``Offer.public`` spelled out: the
+        standings of every table write one for every deal.)"""
         m = self.move
+        main = m.main
         counters = m.counteroffers or ()
-        standing = counters[-1] if counters else None
+        if counters:
+            standing = counters[-1]
+            o = standing.offer
+            counter = {"player": standing.player,
+                       "offer": {"card": o.card} if o.card is not None else {"emergency": o.emergency},
+                       "support": self.support_counter}
+            covered = [{"player": c.player, "offer": c.offer.public()} for c in counters[:-1]] \
+                if len(counters) > 1 else []
+        else:
+            counter, covered = None, []
         return {
             "n": self.n, "round": self.label, "active": m.active, "asset": m.asset,
-            "main": {"player": m.active, "offer": m.main.public(), "support": self.support_main},
-            "covered": [{"player": c.player, "offer": c.offer.public()} for c in counters[:-1]]
-            if len(counters) > 1 else [],
-            "counter": None if standing is None else {"player": standing.player, "offer": standing.offer.public(),
-                                                      "support": self.support_counter},
+            "main": {"player": m.active,
+                     "offer": {"card": main.card} if main.card is not None else {"emergency": main.emergency},
+                     "support": self.support_main},
+            "covered": covered,
+            "counter": counter,
             "transfers": [t.public() for t in m.transfers] if m.transfers else [],
             "won_by": self.won_by, "winner": self.winner, "tie": self.tie,
             "override_reason": m.override_reason,
@@ -269,8 +280,13 @@ class MoveResult:
 
     def __getattr__(self, name):
         """A field ``new`` left unwritten (the others of its kind read their class's default):
-        ``round`` from the move's slot, ``events`` told from ``_told`` (none: no event yet)."""
+        ``round`` from the move's slot, ``events`` told from ``_told`` (none: no event yet), an
+        empty ``capital``, ``supply``, ``emergency`` or ``assets`` made when first read or
+        written (most moves change none of them)."""
         fields = self.__dict__
+        if name in _CHANGES:
+            made = fields[name] = [] if name == "assets" else {}  # two threads: equal, empty
+            return made
         if name == "events":
             told = fields.get("_told")
             events = fields["events"] = [] if told is None else told[0](self, *told[1:])  # two threads: equal
@@ -287,8 +303,14 @@ class MoveResult:
         are written when first read, and a field whose default is None reads the class's;
         ``tests/newangeles/test_na_replay_fast_paths.py`` holds the two the same."""
         result = object.__new__(cls)
-        result.__dict__.update(index=index, move=move, _slot=slot, capital={}, supply={}, assets=[], emergency={})
+        result.__dict__.update(index=index, move=move, _slot=slot)
         return result
+
+
+#: the fields of a ``MoveResult`` that say what a move changed, made when first asked for
+_CHANGES = frozenset(("capital", "supply", "assets", "emergency"))
+#: the ``Game`` method that plans each type of move
+_PLAN = {kind: "_plan_" + kind for kind in MOVE_TYPES}
 
 
 class Game:
@@ -389,10 +411,11 @@ class Game:
         """Step 2 of a demand round as it would go now: ``(met, short, threat_added)`` (§6, D24).
         Investments change only capital, so this is known before the round is entered."""
         short = {}
+        supply, targets = self.supply, self.demand.targets
         for r in self.pack.resource_keys:
-            target = self.demand.target(r)
-            if self.supply[r] < target:
-                short[r] = target - self.supply[r]
+            target = targets.get(r, 0)  # ``self.demand.target(r)``
+            if supply[r] < target:
+                short[r] = target - supply[r]
         met = not short
         return met, short, 0 if met else self.demand.threat
 
@@ -434,7 +457,10 @@ class Game:
     def apply(self, move):
         """Carry out a legal move and return what it changed; an illegal one changes nothing."""
         run = self._plan(move)
-        result = MoveResult.new(len(self.moves), move, self.slot)
+        result = object.__new__(MoveResult)  # ``MoveResult.new``
+        result.index = len(self.moves)
+        result.move = move
+        result._slot = self.slot
         run(result)
         self.moves.append(move)
         self.history.append(result)
@@ -464,8 +490,8 @@ class Game:
         if self.finished or self.ended_by is not None:
             self._before_the_end()  # refuses
         if move.type == "deal":
-            return self._plan_deal(move, _STAGE["winner"])[0]
-        return getattr(self, "_plan_" + move.type)(move)
+            return self._plan_deal(move, 4)[0]  # every stage, up to the winner
+        return getattr(self, _PLAN.get(move.type) or "_plan_" + move.type)(move)
 
     # ----- names ------------------------------------------------------------------------
     def _known(self, name):
@@ -498,38 +524,45 @@ class Game:
         """Check transfers one after the other on scratch ``capital`` {name: n} and ``owner``
         {asset: name} maps, which they update (a later transfer may pass on what an earlier one
         gave)."""
+        by_name = self.by_name
         for t in transfers:
-            self._known(t.giver)
-            self._known(t.receiver)
-            if t.giver == t.receiver:
+            giver, receiver = t.giver, t.receiver
+            if giver not in by_name:
+                self._known(giver)  # refuses
+            if receiver not in by_name:
+                self._known(receiver)  # refuses
+            if giver == receiver:
                 raise _illegal("§10", "transfer_same_player", "a transfer needs two different players, got "
-                               "{player} to {player}", player=t.giver)
-            if t.amount < 0:
+                               "{player} to {player}", player=giver)
+            amount, assets = t.capital or 0, t.assets or ()  # ``t.amount``, ``t.asset_list``
+            if amount < 0:
                 raise _illegal("§10", "transfer_capital_negative", "a transfer's capital must be at least 0, got "
-                               "{capital}", capital=t.amount)
-            if not t.amount and not t.asset_list:
+                               "{capital}", capital=amount)
+            if not amount and not assets:
                 raise _illegal("§10", "transfer_empty", "a transfer from {player} gives neither capital nor assets",
-                               player=t.giver)
-            held = capital.get(t.giver, self.by_name[t.giver].capital)
-            if t.amount > held:
+                               player=giver)
+            held = capital.get(giver, by_name[giver].capital)
+            if amount > held:
                 raise _illegal("D9", "gives_too_much", "{player} gives more capital than held: {capital} > {held}",
-                               player=t.giver, capital=t.amount, held=held)
-            capital[t.giver] = held - t.amount
-            capital[t.receiver] = capital.get(t.receiver, self.by_name[t.receiver].capital) + t.amount
-            for asset in t.asset_list:
-                if owner.get(asset, self.holder.get(asset)) != t.giver:
+                               player=giver, capital=amount, held=held)
+            capital[giver] = held - amount
+            capital[receiver] = capital.get(receiver, by_name[receiver].capital) + amount
+            for asset in assets:
+                if owner.get(asset, self.holder.get(asset)) != giver:
                     raise _illegal("D9", "asset_not_held", "asset not held: {player} does not hold {asset}",
-                                   player=t.giver, asset=asset)
-                owner[asset] = t.receiver
+                                   player=giver, asset=asset)
+                owner[asset] = receiver
 
     def _run_transfer(self, t, result):
         giver, receiver = self.by_name[t.giver], self.by_name[t.receiver]
-        if t.amount:
-            giver.capital -= t.amount
-            receiver.capital += t.amount
-            result.capital[giver.name] = result.capital.get(giver.name, 0) - t.amount
-            result.capital[receiver.name] = result.capital.get(receiver.name, 0) + t.amount
-        for asset in t.asset_list:
+        amount = t.capital or 0  # ``t.amount``
+        if amount:
+            giver.capital -= amount
+            receiver.capital += amount
+            changes = result.capital
+            changes[giver.name] = changes.get(giver.name, 0) - amount
+            changes[receiver.name] = changes.get(receiver.name, 0) + amount
+        for asset in t.assets or ():  # ``t.asset_list``
             giver.assets.remove(asset)
             receiver.assets.append(asset)
             self.holder[asset] = receiver.name
@@ -574,8 +607,9 @@ class Game:
             raise _illegal("D21", "wrong_active", "wrong active player: expected {expected}",
                            expected=self.first_player, active=active.name)
         asset = move.asset
-        owner = {}
+        owner = None
         if transfers:
+            owner = {}
             self._check_transfers(transfers, {}, owner)
         codes = self.pack.codes["assets"]  # ``pack.accepts``
         if codes is not None and asset not in codes:
@@ -688,26 +722,30 @@ class Game:
         def run(result):
             for t in transfers:
                 self._run_transfer(t, result)
+            asset = move.asset
             taker = self.by_name[winner]
-            taker.assets.append(move.asset)
-            self.holder[move.asset] = winner
+            taker.assets.append(asset)
+            self.holder[asset] = winner
             offer = move.main if won_by == "main" else standing.offer
             record = DealRecord(len(self.deals) + 1, SLOTS[self.slot][1], move, s_main,
                                 None if standing is None else s_counter, won_by, winner, tie)
             self.deals.append(record)
-            fields = result.__dict__
-            fields["_deal"], fields["_told"] = record, (_deal_told,)  # its entry and events written when read
-            result.assets.append({"asset": move.asset, "from": None, "to": winner})
+            result._deal, result._told = record, (_deal_told,)  # its entry and events written when read
+            revealed = {"asset": asset, "from": None, "to": winner}
+            if transfers:  # after the assets the transfers gave
+                result.assets.append(revealed)
+            else:
+                result.assets = [revealed]
             if offer.emergency is not None:  # D8: a winning emergency card is spent
                 taker.emergency = "facedown"
-                result.emergency[offer.emergency] = "facedown"
-            self.assets_left -= 1
+                result.emergency = {offer.emergency: "facedown"}
+            left = self.assets_left = self.assets_left - 1
             self.deals_in_round += 1
             players = self.players
             before = players[self.first].name  # the token holder (first_player)
             self.first = (active.seat + 1) % len(players)  # D21
             result.first_player = {"before": before, "after": players[self.first].name}
-            result.assets_left = {"before": self.assets_left + 1, "after": self.assets_left}
+            result.assets_left = {"before": left + 1, "after": left}
         return run, shown
 
     def _preview(self, move, upto, active, counters, last_counter, last_support, support, outcome):
@@ -734,23 +772,28 @@ class Game:
 
     # ----- end of a standard round (§5) ---------------------------------------------------
     def _plan_end_round(self, move):
-        if self.kind != STANDARD:
+        kind, label = SLOTS[self.slot]  # ``self.kind``, ``self.label``
+        if kind != STANDARD:
             raise _illegal("§3", "not_standard_round", "not a standard round: {label} is a demand round",
-                           label=self.label)
+                           label=label)
         if self.assets_left > 0:
             raise _illegal("D2", "assets_left", "end_round with assets left: {assets_left} asset card(s) still "
                            "need a deal", assets_left=self.assets_left)
         if self.deals_in_round < 1:
             raise _illegal("D36", "no_deal_made", "end_round with no deal made in {label}: correct assets_left "
-                           "with an adjust", label=self.label)
+                           "with an adjust", label=label)
         production = move.production or {}
+        supply = self.supply
         for res, amount in production.items():
-            self._check_resource(res)
+            if res not in supply:
+                self._check_resource(res)  # refuses
             if amount < 0:
                 raise _illegal("§10", "production_negative", "production of {resource} must be at least 0, got "
                                "{amount}", resource=res, amount=amount)
         if move.event is not None:
-            self._check_code("events", move.event)
+            codes = self.pack.codes["events"]  # ``pack.accepts``
+            if codes is not None and move.event not in codes:
+                self._check_code("events", move.event)  # refuses
         added = move.event_threat or 0
         if added < 0:
             raise _illegal("§10", "event_threat_negative", "event_threat must be at least 0, got {amount}",
@@ -774,11 +817,12 @@ class Game:
         def run(result):
             for res, amount in production.items():  # production comes before the event (§5, D25)
                 if amount:
-                    self.supply[res] += amount
+                    supply[res] += amount
                     result.supply[res] = amount
-            self._add_threat(added, "event", result)
-            result.__dict__["_told"] = (_end_round_told, self.threat, self.pack.threat_max)
-            if self.ended:
+            if added:
+                self._add_threat(added, "event", result)
+            result._told = (_end_round_told, self.threat, self.pack.threat_max)
+            if self.ended_by is not None:  # ``self.ended``
                 return
             self._advance(result)
             before = self.assets_left
@@ -803,30 +847,35 @@ class Game:
         result.ended_by = how
 
     def _advance(self, result):
-        before = self.label
+        before = SLOTS[self.slot][1]  # ``self.label``
         self.slot += 1
-        result.advanced = {"from": before, "to": self.label}
+        result.advanced = {"from": before, "to": SLOTS[self.slot][1]}
 
     # ----- demand rounds (§6) -------------------------------------------------------------
     def _plan_demand_round(self, move):
-        if self.kind != DEMAND:
+        kind, label = SLOTS[self.slot]  # ``self.kind``, ``self.label``
+        if kind != DEMAND:
             raise _illegal("§3", "not_demand_round", "not a demand round: {label} is a standard round",
-                           label=self.label)
+                           label=label)
         investments = move.investments or ()
+        by_name, codes = self.by_name, self.pack.codes["investments"]  # ``pack.accepts``
         by_player, cards = {}, set()
         for inv in investments:
-            self._known(inv.player)
-            if inv.player in by_player:
+            player, card = inv.player, inv.card
+            if player not in by_name:
+                self._known(player)  # refuses
+            if player in by_player:
                 raise _illegal("D13", "investment_repeated", "investments repeating a player: {player}",
-                               player=inv.player)
-            self._check_code("investments", inv.card)
-            if inv.card in cards:
-                raise _illegal("D28", "investment_card_reused", "investments reusing a card: {card}", card=inv.card)
+                               player=player)
+            if codes is not None and card not in codes:
+                self._check_code("investments", card)  # refuses
+            if card in cards:
+                raise _illegal("D28", "investment_card_reused", "investments reusing a card: {card}", card=card)
             if inv.capital < 0:
                 raise _illegal("D13", "investment_capital_negative", "investment capital must be at least 0: "
-                               "{player} {capital}", player=inv.player, capital=inv.capital)
-            by_player[inv.player] = inv
-            cards.add(inv.card)
+                               "{player} {capital}", player=player, capital=inv.capital)
+            by_player[player] = inv
+            cards.add(card)
         for p in self.players:
             if p.name not in by_player:
                 raise _illegal("D13", "investment_missing", "investments missing a player: {player}", player=p.name)
@@ -854,7 +903,6 @@ class Game:
                                **params)
 
         def run(result):
-            label = self.label
             scored = []
             for p in self.players:  # step 1: score investments
                 inv = by_player[p.name]
@@ -869,12 +917,13 @@ class Game:
             self.demand_history.append(entry)
             result.demand = dict(entry, supply=dict(entry["supply"]), targets=dict(entry["targets"]),
                                  short=dict(short), investments=scored)
-            self._add_threat(added, "demand", result)  # step 2
-            if not self.ended and last:
+            if added:
+                self._add_threat(added, "demand", result)  # step 2
+            if self.ended_by is None and last:
                 self._end("rounds", result)
-            result.__dict__["_told"] = (_demand_round_told, scored, met, self.demand.code, short, added, new_card, keys,
-                                        self.threat, self.pack.threat_max)
-            if self.ended:
+            result._told = (_demand_round_told, scored, met, self.demand.code, short, added, new_card, keys,
+                            self.threat, self.pack.threat_max)
+            if self.ended_by is not None:  # ``self.ended``
                 return
             for r in keys:  # step 3: every supply track returns to 0, the next card is revealed
                 if self.supply[r]:
@@ -887,7 +936,7 @@ class Game:
 
     # ----- moves any time before the end (§7, §10) ------------------------------------------
     def _plan_capital(self, move):
-        p = self._known(move.player)
+        p = self.by_name.get(move.player) or self._known(move.player)
         if move.amount == 0:
             raise _illegal("§10", "capital_amount_zero", "a capital move needs an amount other than 0")
         after = p.capital + move.amount
@@ -898,7 +947,7 @@ class Game:
         def run(result):
             p.capital = after
             result.capital[p.name] = move.amount
-            result.__dict__["_told"] = (_capital_told, after)
+            result._told = (_capital_told, after)
         return run
 
     def _plan_threat(self, move):
@@ -916,7 +965,7 @@ class Game:
                 result.threat = {"before": self.threat, "after": after, "added": move.amount, "capped": False,
                                  "reason": move.reason}
                 self.threat = after
-            result.__dict__["_told"] = (_threat_move_told, self.threat, self.pack.threat_max)
+            result._told = (_threat_move_told, self.threat, self.pack.threat_max)
         return run
 
     def _plan_supply(self, move):
@@ -924,7 +973,8 @@ class Game:
         if not any(changes.values()):
             raise _illegal("D31", "supply_nothing", "a supply move must change at least one resource")
         for res, delta in changes.items():
-            self._check_resource(res)
+            if res not in self.supply:
+                self._check_resource(res)  # refuses
             if self.supply[res] + delta < 0:
                 raise _illegal("D11", "supply_negative", "supply below 0: {resource} {supply} {delta:+d} = {after}",
                                resource=res, supply=self.supply[res], delta=delta, after=self.supply[res] + delta)
@@ -934,7 +984,7 @@ class Game:
                 if delta:
                     self.supply[res] += delta
                     result.supply[res] = delta
-            result.__dict__["_told"] = (_supply_told, dict(self.supply))
+            result._told = (_supply_told, dict(self.supply))
         return run
 
     def _plan_transfer(self, move):
@@ -942,7 +992,7 @@ class Game:
 
         def run(result):
             self._run_transfer(move.transfer, result)
-            result.__dict__["_told"] = (_transfer_told,)
+            result._told = (_transfer_told,)
         return run
 
     def _plan_adjust(self, move):

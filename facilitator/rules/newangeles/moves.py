@@ -14,6 +14,7 @@ a record file's move (RECORD.md: readers ignore unknown keys; whatever is kept i
 ``read_move(m).to_dict() == m``.
 """
 
+import marshal
 from dataclasses import dataclass, field
 
 from ..errors import MalformedError
@@ -53,6 +54,8 @@ _SUPPORT_KEYS = KeySet(("player", "offer", "cards"))
 _TRANSFER_KEYS = KeySet(("from", "to", "capital", "assets", "note"))
 _INVESTMENT_KEYS = KeySet(("player", "card", "capital"))
 _DEMAND_KEYS = KeySet(("code", "threat", "targets"))
+#: the same keys as plain sets, for the fast reader (``issuperset`` of a ``KeySet`` takes longer)
+_OFFER_SET, _TRANSFER_SET = frozenset(_OFFER_KEYS), frozenset(_TRANSFER_KEYS)
 
 # ----- bounds: what a table of 4 to 6 players can reach ------------------------------------------
 #: names of players (the setup's names are held to the same); the other one-line texts (cards,
@@ -525,7 +528,7 @@ KNOWN_LIMIT = 4096
 
 def forget_known():
     """Empty the maps of values read before (a benchmark times a first read with them empty)."""
-    for values in (_OFFERS, _COUNTERS, _SUPPORTS, _INVESTMENTS):
+    for values in (_OFFERS, _COUNTERS, _SUPPORTS, _INVESTMENTS, _MOVES, _RECORDS):
         values.clear()
 
 
@@ -626,51 +629,92 @@ def _plain_texts(value):
     return tuple(value)
 
 
-def _usual_transfer(x, known=_TRANSFER_KEYS):
+def _usual_transfer(x, known=_TRANSFER_SET):
     """A deal's transfer (or, ``known`` the move's keys, a ``transfer`` move's) as
-    ``read_transfer`` reads it, else None."""
-    if type(x) is not dict or not x.keys() <= known:
+    ``read_transfer`` reads it, else None. (``_line``, ``_plain_texts``, ``_nulls`` and ``_made``
+    spelled out: a record holds a transfer every few moves.)"""
+    if type(x) is not dict or not known.issuperset(x):
         return None
-    giver, receiver, capital, assets, note = x.get("from"), x.get("to"), x.get("capital"), x.get("assets"), \
-        x.get("note")
-    if not (_line(giver, NAME) and _line(receiver, NAME)) or (capital is not None and not _plain_number(capital)):
+    giver, receiver, capital, assets = x.get("from"), x.get("to"), x.get("capital"), x.get("assets")
+    if type(giver) is not str or len(giver) > NAME or not giver.isprintable() or not giver.strip() \
+            or type(receiver) is not str or len(receiver) > NAME or not receiver.isprintable() \
+            or not receiver.strip():
+        return None
+    if capital is not None and (type(capital) is not int or not -MAX_NUMBER <= capital <= MAX_NUMBER):
         return None
     if assets is not None:
-        assets = _plain_texts(assets)
-        if assets is None:
+        if type(assets) is not list or len(assets) > MAX_ENTRIES:
             return None
-    kept = _nulls(x)
-    if known is _TRANSFER_KEYS and note is not None:  # a deal's transfer's own note
-        if not _printable(note, MAX_NOTE):
-            return None
-        kept["note"] = note
-    return _made(Transfer, {"giver": giver, "receiver": receiver, "capital": capital, "assets": assets,
-                            "extra": kept})
+        for a in assets:
+            if type(a) is not str or len(a) > TEXT or not a.isprintable() or not a.strip():
+                return None
+        assets = tuple(assets)
+    kept = {} if None not in x.values() else {k: v for k, v in x.items() if v is None}
+    if known is _TRANSFER_SET:
+        note = x.get("note")
+        if note is not None:  # a deal's transfer's own note
+            if type(note) is not str or len(note) > MAX_NOTE or not note.isprintable():
+                return None
+            kept["note"] = note
+    made = object.__new__(Transfer)
+    made.__dict__.update(giver=giver, receiver=receiver, capital=capital, assets=assets, extra=kept)
+    return made
 
 
 def _usual_deal(data, args):
-    """A whole deal read into ``args``; False when any of it is not that plain."""
+    """A whole deal read into ``args``; False when any of it is not that plain.
+
+    (The offers, counteroffers and supports read before are looked up here, ``_plain_offer``,
+    ``_counteroffer`` and ``_support`` asked only for one not read before; ``_line`` spelled out.
+    The keys are known to be a deal's own, so once its five required keys are read, the count of
+    the keys says whether any optional one is there.)"""
     active, asset, main = data.get("active"), data.get("asset"), data.get("main")
     if type(active) is not str or len(active) > NAME or not active.isprintable() or not active.strip() \
             or type(asset) is not str or len(asset) > TEXT or not asset.isprintable() or not asset.strip() \
-            or type(main) is not dict or not main.keys() <= _OFFER_KEYS:  # _line spelled out
+            or type(main) is not dict or not _OFFER_SET.issuperset(main):
         return False
-    offer = _plain_offer(main)
+    offer = None
+    if len(main) == 1:  # {"card": text} or {"emergency": text}, as ``_plain_offer`` looks it up
+        card, emergency = main.get("card"), main.get("emergency")
+        if type(card if emergency is None else emergency if card is None else None) is str:
+            offer = _OFFERS.get((card, emergency))
     if offer is None:
-        return False
+        offer = _plain_offer(main)
+        if offer is None:
+            return False
     args["active"], args["asset"], args["main"] = active, asset, offer
     counters, supports = data.get("counteroffers"), data.get("support")
     if type(counters) is not list or type(supports) is not list or len(counters) > MAX_ENTRIES \
             or len(supports) > MAX_ENTRIES:  # _plain_list spelled out
         return False
-    out = tuple(map(_counteroffer, counters))
-    if not all(out):  # (``None in`` would call each one's __eq__)
-        return False
-    args["counteroffers"] = out
-    out = tuple(map(_support, supports))
-    if not all(out):
-        return False
-    args["support"] = out
+    out = []
+    for c in counters:
+        made = None
+        if type(c) is dict and len(c) == 2:  # the player and a card or an emergency card
+            player, card, emergency = c.get("player"), c.get("card"), c.get("emergency")
+            if type(player) is str and type(card or emergency) is str:
+                made = _COUNTERS.get((player, card, emergency))
+        if made is None:
+            made = _counteroffer(c)
+            if made is None:
+                return False
+        out.append(made)
+    args["counteroffers"] = tuple(out)
+    out = []
+    for s in supports:
+        made = None
+        if type(s) is dict and len(s) == 3:  # player, offer and cards, none of them null
+            player, offer, cards = s.get("player"), s.get("offer"), s.get("cards")
+            if type(player) is str and type(offer) is str and type(cards) is int:
+                made = _SUPPORTS.get((player, offer, cards))
+        if made is None:
+            made = _support(s)
+            if made is None:
+                return False
+        out.append(made)
+    args["support"] = tuple(out)
+    if len(data) == 6:  # type and the five required keys: nothing optional
+        return True
     extra = data.get("extra")
     if extra is not None:
         extra = _plain_numbers(extra)
@@ -684,11 +728,14 @@ def _usual_deal(data, args):
             args[key] = data[key]
     transfers = data.get("transfers")
     if transfers is not None:
-        if not _plain_list(transfers):
+        if type(transfers) is not list or len(transfers) > MAX_ENTRIES:  # _plain_list spelled out
             return False
-        out = [_usual_transfer(x) for x in transfers]
-        if not all(out):
-            return False
+        out = []
+        for x in transfers:
+            made = _usual_transfer(x)
+            if made is None:
+                return False
+            out.append(made)
         args["transfers"] = tuple(out)
     winner = data.get("winner")
     if winner is not None:
@@ -698,15 +745,53 @@ def _usual_deal(data, args):
     return True
 
 
+# A table's moves are read again and again: every screen of the table replays its log, every
+# export and report its record. A usual move read before is found by the ``marshal`` bytes of its
+# JSON object: the same bytes are the same object, value for value, type for type and key for key
+# in order (``marshal.loads`` gives it back from them), and a ``Move`` never changes, so the move
+# read then is the move. The bytes of one object may differ from one reading to the next (a text
+# held elsewhere too is written once and referred to after), so one move may be kept twice, never
+# mistaken for another. The map is emptied when full, as the maps of values above are.
+_MOVES = {}
+#: the most moves kept (a table of six players makes about sixty; a day's event a few thousand)
+MOVES_LIMIT = 16384
+
+
 def _usual_move(data):
-    """The ``Move`` of a usual record move, or None (see above)."""
+    """The ``Move`` of a usual record move, or None (see above): the one read before from the
+    same JSON object (``_MOVES``), else read by ``_plain_move``."""
+    try:
+        key = marshal.dumps(data, 4)
+    except ValueError:  # not plain JSON data: read, never kept
+        return _plain_move(data)
+    move = _MOVES.get(key)
+    if move is None:
+        move = _plain_move(data)
+        if move is not None:
+            if len(_MOVES) >= MOVES_LIMIT:
+                _MOVES.clear()
+            _MOVES[key] = move
+    return move
+
+
+def _plain_move(data):
+    """The ``Move`` of a usual record move read with plain checks, or None (see above)."""
     kind = data.get("type")
-    if type(kind) is not str or kind not in _USUAL or not data.keys() <= _USUAL[kind]:
+    if type(kind) is not str:
+        return None
+    known = _USUAL_KEYS.get(kind)
+    if known is None or not known.issuperset(data):
         return None
     args = {"type": kind}
     if kind == "deal":
         if not _usual_deal(data, args):
             return None
+        if len(data) == 6:  # no optional key (``_usual_deal``): no ``at``, ``note`` nor null
+            args["player"] = args["active"]
+            args["extra"] = {}
+            move = object.__new__(Move)
+            move.__dict__.update(args)
+            return move
     elif kind == "end_round":
         production, event = _plain_numbers(data.get("production")), data.get("event")
         if production is None or (event is not None and not _line(event, TEXT)):
@@ -720,7 +805,7 @@ def _usual_move(data):
                     return None
                 args[key] = data[key]
     elif kind == "transfer":
-        transfer = _usual_transfer(data, _USUAL["transfer"])
+        transfer = _usual_transfer(data, known)
         if transfer is None:
             return None
         args["transfer"] = transfer
@@ -807,15 +892,35 @@ def _usual_move(data):
 
 def usual_moves(raw):
     """A record's moves (a list) when every one of them is a usual move, read fast; else None
-    (``read_record`` then reads them one by one, which names the first that is no move)."""
+    (``read_record`` then reads them one by one, which names the first that is no move). The
+    moves of a record read before are found by the ``marshal`` bytes of its list, as a move is
+    (``_MOVES``): a report or an export reads the same records again and again."""
+    try:
+        key = marshal.dumps(raw, 4)
+    except ValueError:  # not plain JSON data: read, never kept
+        key = None
+    if key is not None:
+        known = _RECORDS.get(key)
+        if known is not None:
+            return list(known)
     out = []
     append = out.append
-    for data in raw:
-        move = _usual_move(data) if type(data) is dict else None
+    for data in raw:  # (``_plain_move``: its bytes would cost a record read once what they can save)
+        move = _plain_move(data) if type(data) is dict else None
         if move is None:
             return None
         append(move)
+    if key is not None:
+        if len(_RECORDS) >= RECORDS_LIMIT:
+            _RECORDS.clear()
+        _RECORDS[key] = tuple(out)
     return out
+
+
+#: the moves of the records read before, by the bytes of their lists of moves (``usual_moves``)
+_RECORDS = {}
+#: the most records kept (an event has a few dozen tables)
+RECORDS_LIMIT = 256
 
 
 #: the keys ``_usual_move`` reads, by move type (a key added to a type's fields is read the full way)
@@ -827,6 +932,7 @@ _USUAL = {kind: KeySet(("type",) + keys + ("at", "note")) for kind, keys in (
     ("capital", ("player", "amount", "reason")), ("threat", ("amount", "reason")), ("supply", ("changes", "reason")),
     ("transfer", ("from", "to", "capital", "assets")),
     ("adjust", ("reason", "assets_left", "first_player", "emergency", "remove_assets")), ("finish", ("rivals",)))}
+_USUAL_KEYS = {kind: frozenset(keys) for kind, keys in _USUAL.items()}
 
 
 def read_move(data, path="move", *, partial=False, strict=True):

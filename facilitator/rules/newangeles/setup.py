@@ -76,6 +76,13 @@ def read_demand_card(value, path):
 
 
 def _read_player(data, path):
+    if type(data) is dict:  # the usual player, read with plain checks (a printable text holds no control character)
+        name, corp, capital, rival = data.get("name"), data.get("corp"), data.get("capital"), data.get("rival")
+        if type(name) is str and len(name) <= MAX_NAME and name.isprintable() and name.strip() \
+                and type(corp) is str and corp.strip() and type(capital) is int \
+                and (rival is None or type(rival) is str and rival.strip()):
+            if len(data) == 3 or len(data) == 4 and rival is not None:  # its own keys only
+                return SetupPlayer(name, corp, capital, rival, {})
     read_object(data, path)
     name = read_text(require(data, "name", path), f"{path}.name", MAX_NAME)  # as a move names a player
     corp = read_text(require(data, "corp", path), f"{path}.corp")

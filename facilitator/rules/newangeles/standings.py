@@ -9,11 +9,14 @@ Hidden information (D22): before ``finish`` no rival appears (``rival``, ``rival
 
 from ..errors import MalformedError
 from ..places import places
+from .winners import rival_player
 
 STANDINGS_FORMAT = "newangeles-standings/1"
 
 
-def _player(game, p):
+def _player(game, p, table):
+    """``table``: ``[(name, corp, capital)]`` of every player after finish (``Game.rival_player``'s),
+    made once for all of them."""
     finished = game.finished
     return {
         "name": p.name,
@@ -23,7 +26,7 @@ def _player(game, p):
         "emergency": p.emergency,
         "investments": [{"round": r, "card": c, "capital": k} for r, c, k in p.investments],
         "rival": game.rivals[p.name] if finished else None,
-        "rival_player": game.rival_player(p.name) if finished else None,
+        "rival_player": rival_player(p.name, game.rivals[p.name], table) if finished else None,
         "result": ("won" if game.results[p.name] else "lost") if finished else None,
     }
 
@@ -31,6 +34,7 @@ def _player(game, p):
 def table_standing(game):
     """One table's entry of the standings, with the keys in the order of RECORD.md §5."""
     keys = game.pack.resource_keys
+    table = [(p.name, p.corp, p.capital) for p in game.players] if game.finished else None
     return {
         "table": game.table,
         "finished": game.finished,
@@ -47,7 +51,7 @@ def table_standing(game):
         "demand_history": [dict(e, supply=dict(e["supply"]), targets=dict(e["targets"]), short=dict(e["short"]))
                            for e in game.demand_history],
         "deals": [d.to_dict() for d in game.deals],
-        "players": [_player(game, p) for p in game.players],
+        "players": [_player(game, p, table) for p in game.players],
         "winners": game.winners(),
         "losers": game.losers(),
         "next": game.next(),
