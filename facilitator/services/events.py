@@ -194,11 +194,13 @@ _VERSION = "SELECT version, announce_step FROM event WHERE id = ?"
 
 def version_check(engine, event_id):
     """``event_version`` read as a poll reads it: one row by its key on a pooled driver
-    connection, no unit of work (``db.read_row``); None for an unknown event."""
+    connection, no unit of work (``db.read_row``; on a server alone on its SQLite file, no read
+    while no write since touched the event's row: ``storage.changes``); None for an unknown
+    event."""
     if not isinstance(event_id, int) or not 0 < event_id < 2 ** 31:
         return None
-    row = read_row(engine, _VERSION, (event_id,))
-    return None if row is None else f"{event_id}-{row[0]}-{row[1]}"
+    return read_row(engine, _VERSION, (event_id,), rows=lambda _row: (("event", event_id),),
+                    build=lambda row: f"{event_id}-{row[0]}-{row[1]}")
 
 
 # ----- backups ---------------------------------------------------------------------------------
