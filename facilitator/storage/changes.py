@@ -42,6 +42,8 @@ from sqlalchemy.sql.elements import BinaryExpression, BindParameter, BooleanClau
 WATCHED = ("seat", "game_table", "event")
 #: every watched table, whole
 EVERYTHING = frozenset((name, None) for name in WATCHED)
+#: a read's row that comes from any row of a table (``(table, ANY)``: outdated by any write to it)
+ANY = "*"
 #: reads kept at most per database (a poller's row each: the players' seats, the events)
 KEEP = 20_000
 #: while other processes use the database, how often a process looks whether it is alone again
@@ -150,6 +152,7 @@ class Feed:
         self.seq = 0  # commits noted so far
         self._rows = {}  # (table, id) -> seq of the last commit that touched the row
         self._tables = {}  # table -> seq of the last commit that touched it whole
+        self._any = {}  # table -> seq of the last commit that touched any of its rows
         self._kept = {}  # the query's key -> (row, its rows, seq read at, generation)
         self.generation = 0  # bumped whenever all that is kept is forgotten
         self.watch = Watch(path + ".processes", self.forget)
@@ -160,6 +163,7 @@ class Feed:
             self.seq += 1
             seq = self.seq
             for table, row_id in rows:
+                self._any[table] = seq
                 if row_id is None:
                     self._tables[table] = seq
                 else:
@@ -195,7 +199,10 @@ class Feed:
     def _untouched(self, keys, seq):
         rows, tables = self._rows, self._tables
         for key in keys:
-            if rows.get(key, 0) > seq or tables.get(key[0], 0) > seq:
+            if key[1] == ANY:
+                if self._any.get(key[0], 0) > seq:
+                    return False
+            elif rows.get(key, 0) > seq or tables.get(key[0], 0) > seq:
                 return False
         return True
 
@@ -313,4 +320,4 @@ def feed(engine):
     return found
 
 
-__all__ = ["Feed", "Watch", "feed", "touched", "set_enabled", "enabled", "close_all", "WATCHED"]
+__all__ = ["Feed", "Watch", "feed", "touched", "set_enabled", "enabled", "close_all", "WATCHED", "ANY"]
