@@ -209,7 +209,8 @@ class GamePackage:
 
     def player_names(self, loaded):
         """The players of a table with players, in the order its pages list them."""
-        standing = loaded.standing or loaded.ruleset.table_standing(loaded.game)
+        # the standing of the position, worked out once (a move's POST keeps the one it wrote)
+        standing = loaded.standing or loaded.kept("standing", lambda: loaded.ruleset.table_standing(loaded.game))
         return [p["name"] for p in standing.get("players", [])]
 
     def player_view(self, loaded, name):
