@@ -165,7 +165,9 @@ def run(url, args, tmp, rate, fresh, first=True):
     from facilitator.storage import db as storage_db
     from facilitator.web import public
     clock, drawings, reads = SimulatedClock(), [0], [0]
-    draw, real_read = public._draw, storage_db._read_row
+    # (the change checks' reads are counted where the app has ``storage.db._read_row``: an app of
+    # before the polls answered from memory can be measured too, its reads not counted)
+    draw, real_read = public._draw, getattr(storage_db, "_read_row", None)
 
     def counted_draw(*a):
         drawings[0] += 1
@@ -174,11 +176,17 @@ def run(url, args, tmp, rate, fresh, first=True):
     def counted_read(*a):
         reads[0] += 1
         return real_read(*a)
-    public.time, public._draw, storage_db._read_row = clock, counted_draw, counted_read
+    public.time, public._draw = clock, counted_draw
+    if real_read is None:
+        reads[0] = None
+    else:
+        storage_db._read_row = counted_read
     try:
         return simulate(url, args, tmp, rate, fresh, first, clock, drawings, reads)
     finally:
-        public.time, public._draw, storage_db._read_row = real_time, draw, real_read
+        public.time, public._draw = real_time, draw
+        if real_read is not None:
+            storage_db._read_row = real_read
 
 
 def simulate(url, args, tmp, rate, fresh, first, clock, drawings, reads):
@@ -308,7 +316,7 @@ def simulate(url, args, tmp, rate, fresh, first, clock, drawings, reads):
     if args.profile:
         import cProfile
         profiler = cProfile.Profile()
-    reads_before, drawings_before = reads[0], drawings[0]
+    reads_before, drawings_before = reads[0] or 0, drawings[0]
     for at, what, p in timeline:
         clock.now = 1000.0 + at
         if what == 0:
@@ -352,7 +360,8 @@ def simulate(url, args, tmp, rate, fresh, first, clock, drawings, reads):
             print(f"    {label:<46} {ms:6.3f} ms")
     print(f"  a move's own CPU (API move, mean of {moves}): {move_ms:.2f} ms "
           f"(median {statistics.median(move_cpu) * 1000:.2f} ms)")
-    print(f"  {polls} polls: {before_app} answered before the app; {reads[0] - reads_before} change checks read the "
+    read = "?" if reads[0] is None else reads[0] - reads_before
+    print(f"  {polls} polls: {before_app} answered before the app; {read} change checks read the "
           f"database (the others answered from memory); {drawings[0] - drawings_before} projector drawings")
     labels = {("page", "304 early"): "player pages: 304 before the app",
               ("page", "304"): "player pages: 304 by the app (own state)",
