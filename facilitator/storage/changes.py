@@ -66,35 +66,63 @@ def enabled():
 
 
 # ----- what a statement touches ------------------------------------------------------------------
+_NOTHING = frozenset()
+
+
 def touched(statement, context):
     """The ``(table, id)`` a DML or DDL statement may change among the watched tables (``id``
-    None: the whole table); an empty set for a statement that changes none of them."""
+    None: the whole table); an empty set for a statement that changes none of them. What to look
+    at is worked out once per compiled statement (the app's statements are compiled once and run
+    again: a move's cost the same as before), the ids then read from the parameters it runs with."""
+    compiled = getattr(context, "compiled", None)
+    plan = getattr(compiled, "_facilitator_plan", None)
+    if plan is None:
+        plan = _plan(statement, compiled)
+        if compiled is not None:
+            try:
+                compiled._facilitator_plan = plan
+            except AttributeError:  # a compiled object that takes no attribute: worked out each time
+                pass
+    if plan.__class__ is frozenset:
+        return plan
+    table, name, expanding = plan
+    ids = _values(name, expanding, context)
+    return frozenset({(table, None)}) if ids is None else frozenset((table, row_id) for row_id in ids)
+
+
+def _plan(statement, compiled):
+    """What a statement touches, as far as its text and compiled form tell: a set of ``(table,
+    id or None)``, or ``(table, name, expanding)``: the rows of ``table`` whose ids the parameter
+    ``name`` holds (``expanding``: an ``IN`` list)."""
     head = statement.lstrip()[:7].lower()
     if head.startswith(_DDL):
         return EVERYTHING
-    if not head.startswith(_DML):
-        return frozenset()
-    compiled = getattr(context, "compiled", None)
+    if not head.startswith(_DML + ("with",)):
+        return _NOTHING
     stmt = getattr(compiled, "statement", None)
     if not isinstance(stmt, (dml.Insert, dml.Update, dml.Delete)):
-        # text or a driver statement: by the names it mentions
+        if stmt is not None and head.startswith("with") and getattr(stmt, "is_select", False):
+            return _NOTHING  # a query with a WITH clause: it reads
+        # text or a driver statement (a WITH clause before an INSERT, UPDATE or DELETE too): by
+        # the names it mentions
         lowered = statement.lower()
-        return EVERYTHING if any(name in lowered for name in WATCHED) else frozenset()
-    name = getattr(stmt.table, "name", None)
-    if name not in WATCHED:
-        return frozenset()
+        return EVERYTHING if any(name in lowered for name in WATCHED) else _NOTHING
+    table = getattr(stmt.table, "name", None)
+    if table not in WATCHED:
+        return _NOTHING
     if isinstance(stmt, dml.Delete):
         return EVERYTHING
     if isinstance(stmt, dml.Update):
-        ids = _ids(stmt.whereclause, name, compiled, context)
-        if ids is not None:
-            return frozenset((name, row_id) for row_id in ids)
-    return frozenset({(name, None)})
+        bind = _id_bind(stmt.whereclause, table)
+        name = compiled.bind_names.get(bind) if bind is not None else None
+        if name is not None:
+            return (table, name, bool(bind.expanding))
+    return frozenset({(table, None)})
 
 
-def _ids(where, table, compiled, context):
-    """The ids an UPDATE's WHERE limits it to (one of its conditions ``id = ?`` or ``id IN
-    (…)``, in every set of parameters it is run with), or None when it names no ids so."""
+def _id_bind(where, table):
+    """The parameter an UPDATE's WHERE limits its rows' ids to (one of its conditions ``id = ?``
+    or ``id IN (…)``), or None when it names no ids so."""
     if where is None:
         return None
     todo = [where]
@@ -106,9 +134,7 @@ def _ids(where, table, compiled, context):
             todo.extend(clause.clauses)
         elif (isinstance(clause, BinaryExpression) and clause.operator in (operators.eq, operators.in_op)
               and _is_id(clause.left, table) and isinstance(clause.right, BindParameter)):
-            found = _values(clause.right, compiled, context)
-            if found is not None:
-                return found
+            return clause.right
     return None
 
 
@@ -116,17 +142,17 @@ def _is_id(column, table):
     return getattr(column, "name", None) == "id" and getattr(getattr(column, "table", None), "name", None) == table
 
 
-def _values(bind, compiled, context):
-    """The values of ``bind`` in the parameters this execution runs with (each an int), or None."""
-    name = compiled.bind_names.get(bind)
+def _values(name, expanding, context):
+    """The values of the parameter ``name`` in the parameters this execution runs with (each an
+    int), or None."""
     sets = getattr(context, "compiled_parameters", None)
-    if name is None or not sets:
+    if not sets:
         return None
     out = []
     for params in sets:
         if name in params:
             value = params[name]
-        elif bind.expanding:  # ``IN (…)``: its values were spread over name_1, name_2, …
+        elif expanding:  # ``IN (…)``: its values were spread over name_1, name_2, …
             value, i = [], 1
             while f"{name}_{i}" in params:
                 value.append(params[f"{name}_{i}"])

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
-from sqlalchemy import bindparam, delete, text, update
+from sqlalchemy import bindparam, delete, select, text, update
 
 from facilitator import services
 from facilitator.rules.lyceum import Move
@@ -248,8 +248,13 @@ def test_what_a_statement_touches(app):
             conn.execute(delete(MoveRow).where(MoveRow.id == 1))  # not a watched table
             conn.execute(text("UPDATE event SET name = 'x' WHERE id = 1"))
             conn.execute(update(MoveRow).where(MoveRow.id == 1).values(author="x"))
+            conn.execute(text("WITH t AS (SELECT 1) UPDATE seat SET player = 'z' WHERE id IN (SELECT * FROM t)"))
+            conn.execute(text("WITH t AS (SELECT 1) SELECT * FROM seat, t"))  # text: by the names, to be safe
+            cte = select(GameTable.id).cte("t")
+            conn.execute(select(cte))  # a query: it reads
     assert seen == [{("game_table", 7)}, {("event", 3), ("event", 4)}, {("seat", 5), ("seat", 6)},
-                    {("game_table", None)}, {("game_table", None)}, changes.EVERYTHING, changes.EVERYTHING]
+                    {("game_table", None)}, {("game_table", None)}, changes.EVERYTHING, changes.EVERYTHING,
+                    changes.EVERYTHING, changes.EVERYTHING]
     assert changes.feed(engine) is not None
     # other servers may share a PostgreSQL database: nothing is answered from memory there
     from sqlalchemy import create_engine
