@@ -8,7 +8,8 @@ own pages polling every 10 s (``web.seats.POLL_SECONDS``) and 10 projectors poll
 
 Each pair of a rate (``--rates``: moves per second, event-wide) and a projector freshness window
 (``--fresh``: ``PROJECTOR_FRESH_SECONDS``; ``default`` is the app's own, 5 s; 0 draws the
-standings at every change) is one run on a fresh database. The app runs in-process (Flask's
+standings at every change) is one run on a fresh database, in a process of its own (what one
+run's process kept never makes the next one cheaper). The app runs in-process (Flask's
 test client), as one server alone on its SQLite file does (its polls answered from memory:
 ``storage.changes``); the tables are random legal games of the sample pack (4 players) cut
 mid-game. A run is a simulated event of ``--seconds`` seconds on a simulated clock (the
@@ -118,9 +119,26 @@ def main(argv=None):
     parser.add_argument("--check", action="store_true", help="exit 1 when a run misses the per-move target")
     parser.add_argument("--profile", action="store_true",
                         help="also print where the CPU of the event's polls goes (cProfile, the test client included)")
+    parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # a run of its own process
     args = parser.parse_args(argv)
     runs = [(float(rate), None if fresh.strip() == "default" else float(fresh))
             for rate in args.rates.split(",") for fresh in args.fresh.split(",")]
+    if len(runs) > 1 and not args.profile:
+        # each run in a process of its own, as a server starting: what one run kept (a player's
+        # curve drawn, a move said in words) never makes the next one cheaper
+        import json
+        import subprocess
+        results = []
+        for rate, fresh in runs:
+            out = subprocess.run([sys.executable, __file__, "--one", "--db", args.db, "--tables", str(args.tables),
+                                  "--pages", str(args.pages), "--projectors", str(args.projectors),
+                                  "--rates", f"{rate:g}", "--fresh", "default" if fresh is None else f"{fresh:g}",
+                                  "--seconds", str(args.seconds), "--seed", str(args.seed)],
+                                 capture_output=True, text=True, check=True).stdout
+            *shown, last = out.rstrip("\n").split("\n")
+            print("\n".join(shown), flush=True)
+            results.append(json.loads(last))
+        return summary(results, args)
     results = []
     for rate, fresh in runs:
         with tempfile.TemporaryDirectory(prefix="bench-seats-") as tmp:
@@ -136,6 +154,15 @@ def main(argv=None):
                 dispose_all()
                 if drop:
                     drop()
+    if args.one:
+        import json
+        print(json.dumps(results[0]))
+        return 0
+    return summary(results, args)
+
+
+def summary(results, args):
+    """One line per run, and the exit status (``--check``)."""
     print(f"summary · the polls' CPU per move, as a share of a move's own CPU (target < {TARGET * 100:.0f} %):")
     print(f"  {'moves/s':>7} {'window':>7} {'a move':>8} {'304s':>6} {'own state':>9} {'pages':>6} "
           f"{'projector':>9} {'handed':>6} {'total':>7}")
