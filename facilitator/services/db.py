@@ -19,13 +19,14 @@ from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
+from facilitator.storage.changes import set_enabled as answer_from_memory
 from facilitator.storage.db import (database_url, dispose_all, forget_readers, get_engine, init_db, instance_path,
                                     is_writing, read_row, reset_writing, session_scope, set_writing, writes_committed,
                                     writing)
 
 __all__ = ["engine_for", "new_session", "session_scope", "startup", "dispose_all", "database_url",
            "instance_path", "after_commit", "writing", "set_writing", "reset_writing", "is_writing",
-           "lock_conflict", "writes_committed", "read_row"]
+           "lock_conflict", "writes_committed", "read_row", "answer_from_memory"]
 
 STARTUP_LOCK = zlib.crc32(b"facilitator start-up")  # the advisory lock's number
 

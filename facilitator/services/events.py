@@ -10,6 +10,7 @@ time since the last move, tables that need checking).
 import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from typing import NamedTuple
 
 from sqlalchemy import update
 from sqlmodel import select
@@ -189,16 +190,31 @@ def event_version(session, event_id):
     return f"{event_id}-{event.version}-{event.announce_step}"
 
 
-_VERSION = "SELECT version, announce_step FROM event WHERE id = ?"
+#: the event's version, its announcement step and whether a game of it is still on (a table not
+#: finished, or none yet: its rankings provisional, as ``event_standings`` says)
+_VERSION = ("SELECT version, announce_step, "
+            "EXISTS (SELECT 1 FROM game_table WHERE event_id = event.id AND status <> 'finished') "
+            "OR NOT EXISTS (SELECT 1 FROM game_table WHERE event_id = event.id) "
+            "FROM event WHERE id = ?")
+
+
+class Version(NamedTuple):
+    """What a projector's poll reads of its event: ``tag`` (``event_version``), whether places
+    are being announced, and whether a game is still on (the rankings provisional)."""
+    tag: str
+    announcing: bool
+    playing: bool
 
 
 def version_check(engine, event_id):
-    """``event_version`` read as a poll reads it: one row by its key on a pooled driver
-    connection, no unit of work (``db.read_row``); None for an unknown event."""
+    """The event's ``Version`` read as a poll reads it: one row by its key on a pooled driver
+    connection, no unit of work (``db.read_row``; on a server alone on its SQLite file, no read
+    while no write since touched the event's row or any table's: ``storage.changes``); None
+    for an unknown event."""
     if not isinstance(event_id, int) or not 0 < event_id < 2 ** 31:
         return None
-    row = read_row(engine, _VERSION, (event_id,))
-    return None if row is None else f"{event_id}-{row[0]}-{row[1]}"
+    return read_row(engine, _VERSION, (event_id,), rows=lambda _row: (("event", event_id), ("game_table", "*")),
+                    build=lambda row: Version(f"{event_id}-{row[0]}-{row[1]}", bool(row[1]), bool(row[2])))
 
 
 # ----- backups ---------------------------------------------------------------------------------
@@ -284,5 +300,5 @@ def restore(session, data, rename=None):
 
 __all__ = ["BACKUP_FORMAT", "BackupError", "EventExists", "STALLED_SECONDS", "TableProgress", "add_table",
            "add_tables", "announce", "backup", "bump", "create_event", "ensure_access", "event_pack_row",
-           "event_standings", "event_version", "version_check", "events", "get_event", "progress", "reissue_access", "restore",
+           "event_standings", "event_version", "version_check", "Version", "events", "get_event", "progress", "reissue_access", "restore",
            "tables_of", "PackError", "RulesError", "pack_of"]

@@ -111,15 +111,23 @@ class Check(NamedTuple):
     ruleset: str
 
 
+def _check_rows(row):
+    """The rows a ``_CHECK`` row comes from: its seat and its table."""
+    return (("seat", row[0]), ("game_table", row[3]))
+
+
 def change_check(engine, token):
     """The ``Check`` of a link's secret, or None: a poll's one query, on a pooled driver
     connection without a unit of work (``db.read_row``, the cheapest read there is), so that a
-    room of phones asking "anything new?" costs the server next to nothing."""
+    room of phones asking "anything new?" costs the server next to nothing; on a server alone on
+    its SQLite file, no read at all while no write since the last one touched the seat or its
+    table (``storage.changes``)."""
     if not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN:
         return None
-    row = read_row(engine, _CHECK, (token,))
-    if row is None:
-        return None
+    return read_row(engine, _CHECK, (token,), rows=_check_rows, build=_check)
+
+
+def _check(row):
     seat, player, revoked, table, seq, rev, moves, ruleset = row
     return Check(seat, player, revoked is not None, table, seq, rev, seq - (moves or 0), ruleset)
 

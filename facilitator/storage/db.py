@@ -27,6 +27,8 @@ from pathlib import Path
 from sqlalchemy import event
 from sqlmodel import Session, create_engine
 
+from facilitator.storage import changes
+
 _engines = {}
 
 
@@ -84,7 +86,7 @@ def is_writing():
     return _writing.get()
 
 
-def _sqlite_pragmas(dbapi_connection, _record):
+def _sqlite_pragmas(dbapi_connection, _record, _feed=None):
     # pysqlite's own transaction handling is off: it begins a transaction only before an
     # INSERT/UPDATE/DELETE, and a SAVEPOINT opened one that read before it wrote; ``_begin``
     # begins every transaction instead
@@ -95,6 +97,8 @@ def _sqlite_pragmas(dbapi_connection, _record):
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute(f"PRAGMA synchronous={SYNCHRONOUS if SYNCHRONOUS in ('FULL', 'NORMAL', 'EXTRA') else 'FULL'}")
     cursor.close()
+    if _feed is not None:
+        _feed.watch.register()  # this process uses the file: a server alone on it learns so (changes.Watch)
 
 
 def _begin(connection):
@@ -120,14 +124,19 @@ _process_locks = {}  # database URL -> the lock this process's writers queue for
 _holding = {}  # id of a driver connection in a write transaction -> the lock it holds
 
 
-def _release_when_ended(dialect):
+def _release_when_ended(dialect, feed=None):
     """Hand the process's lock on once the transaction has really ended (its COMMIT or
-    ROLLBACK done, the pool's reset included), never before."""
+    ROLLBACK done, the pool's reset included), never before; and tell ``feed`` (``changes``)
+    which watched rows a transaction touched once its COMMIT has returned (also when it raised:
+    whether it was stored is then unknown), forgetting them when it rolled back."""
     for name in ("do_commit", "do_rollback"):
-        def ended(pooled, _end=getattr(dialect, name)):
+        def ended(pooled, _end=getattr(dialect, name), _commit=name == "do_commit"):
             try:
                 _end(pooled)
             finally:
+                rows = _touched_of(pooled)
+                if rows and _commit and feed is not None:
+                    feed.committed(rows)
                 lock = _holding.pop(id(getattr(pooled, "driver_connection", pooled)), None)
                 if lock is not None:
                     lock.release()
@@ -144,9 +153,23 @@ def writes_committed():
     return _writes_committed.get()
 
 
-def _note_change(connection, _cursor, statement, _parameters, _context, _executemany):
+_TOUCHED = "facilitator_touched"  # a connection's info: the watched rows its transaction touched
+
+
+def _touched_of(pooled):
+    """The watched rows noted on a pooled connection's transaction, taken off it."""
+    try:
+        return pooled.info.pop(_TOUCHED, None)
+    except (AttributeError, NotImplementedError):  # the dialect's first look at a new connection
+        return None
+
+
+def _note_change(connection, _cursor, statement, _parameters, context, _executemany):
     if statement.lstrip()[:7].lower().startswith(_DML):
         connection.info["changed"] = True
+    rows = changes.touched(statement, context)
+    if rows:
+        connection.info.setdefault(_TOUCHED, set()).update(rows)
 
 
 def _count_commit(connection):
@@ -164,9 +187,10 @@ def get_engine(url=None):
     if url not in _engines:
         if url.startswith("sqlite"):
             engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT})
-            event.listen(engine, "connect", _sqlite_pragmas)
+            feed = changes.feed(engine)
+            event.listen(engine, "connect", lambda dbapi, record: _sqlite_pragmas(dbapi, record, feed))
             event.listen(engine, "begin", _begin)
-            _release_when_ended(engine.dialect)
+            _release_when_ended(engine.dialect, feed)
             event.listen(engine, "before_cursor_execute", _note_change)
             event.listen(engine, "commit", _count_commit)
             event.listen(engine, "rollback", _forget_changes)
@@ -188,6 +212,7 @@ def dispose_all():
     for engine in _engines.values():
         engine.dispose()
     _engines.clear()
+    changes.close_all()
 
 
 # ----- the polls' reads -------------------------------------------------------------------------
@@ -201,12 +226,28 @@ _inherited = []
 READER_SECONDS = 1800
 
 
-def read_row(engine, sql, params=()):
+def read_row(engine, sql, params=(), rows=None, build=None):
     """The first row of a read-only ``sql`` (``?`` placeholders, ``params`` in their order), read
     on a driver connection this thread keeps for such reads: no pool checkout, no ORM, no
     statement compiled, no transaction (SQLite's reads outside one; PostgreSQL's connection in
     autocommit). The cheapest read there is: a poll's change check. A connection that fails is
-    dropped (a new one next time) and the error raised."""
+    dropped (a new one next time) and the error raised.
+
+    ``rows``: a function naming the watched rows (``changes.WATCHED``) a found row comes from,
+    ``[(table, id), …]``. With it, a server alone on its SQLite file answers the same read again
+    from memory, reading nothing, while no write since has touched those rows (``changes``).
+    ``build``: what is answered instead of a found row, made from it (kept so: the very same
+    object is answered again while the row is, so a caller may tell an answer it knows by
+    ``is``)."""
+    if rows is not None:
+        feed = changes.feed(engine)
+        if feed is not None:
+            return feed.kept_row((sql, params), lambda: _read_row(engine, sql, params), rows, build)
+    row = _read_row(engine, sql, params)
+    return row if build is None or row is None else build(row)
+
+
+def _read_row(engine, sql, params):
     if engine.dialect.paramstyle in ("format", "pyformat"):
         sql = sql.replace("?", "%s")
     key = (threading.get_ident(), engine)

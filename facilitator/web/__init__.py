@@ -259,7 +259,10 @@ def create_app(test_config=None):
         EXPORTS_DIR=os.environ.get("FACILITATOR_EXPORTS") or str(Path.cwd() / "exports"),
         MAX_CONTENT_LENGTH=16 * 1024 * 1024,
         MAX_BACKUP_LENGTH=64 * 1024 * 1024,  # an event backup the app wrote itself always fits
-        PROJECTOR_FRESH_SECONDS=1.0,  # projectors' standings are recomputed at most this often
+        # while the games go on, a projector's drawing stands this long after it was made, however
+        # the event moves on meanwhile (the final rankings and an announcement are drawn at once;
+        # 0: at every change): a hall's screen follows the room within these seconds
+        PROJECTOR_FRESH_SECONDS=5.0,
         PROTOCOL_WAIT_SECONDS=2.0,  # a protocol PDF still being made after this shows its progress
         PREPARE_PROTOCOLS=True,  # a finished game's protocol PDF is made at once, in the background
         PUBLIC_URL=os.environ.get("FACILITATOR_PUBLIC_URL") or None,  # what printed sheets and QR codes link to

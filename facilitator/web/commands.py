@@ -120,6 +120,10 @@ def _serve_workers(app, args):
         print(f"serve: cannot listen on {args.host}:{args.port}: {err}", file=sys.stderr)
         return 2
     app.extensions["facilitator.engine"].dispose()  # no connection is shared across the fork
+    # each worker is one of several writers: none answers a poll from what it remembers of its
+    # own writes (storage.changes), every poll reads its row
+    from facilitator import services
+    services.db.answer_from_memory(False)
     print(f"facilitator: {args.workers} worker processes of {args.threads} threads each; the limits "
           "(--connection-limit, --per-client-limit) apply to each", flush=True)
     try:

@@ -3,7 +3,8 @@ seconds whether anything changed, and nearly always nothing did. Such a poll —
 GET (``If-None-Match``) of a player's page (``/p/<secret>``) or of a projector's standings
 (``/e/<id>/standings.json``) — is answered 304 here, in front of Flask, from its change check
 alone: one indexed row read on a driver connection the thread keeps (``services.db.read_row``),
-no request context, no session cookie read or written, no ORM. A projector whose event changed
+no request context, no session cookie read or written, no ORM; on a server alone on its SQLite
+file not even that read while no write since touched the row (``storage.changes``). A projector whose event changed
 is handed the standings another projector's poll had drawn already, as they are. Anything else,
 and any poll this cannot answer so (a page to draw, an unknown or revoked link, a language its
 address does not name, an event whose languages this process has not read yet), goes on to the
@@ -42,15 +43,14 @@ class Polls:
         standings = None if seat else _STANDINGS.fullmatch(path)
         if seat is None and standings is None:
             return None
-        tags = set(_TAGS.findall(inm))
         lang = _lang(query)
         if seat is not None:
-            etag, body = _seats().unchanged(self.app, seat.group(1), lang, tags), None
+            etag, body = _seats().unchanged(self.app, seat.group(1), lang, inm), None
             if etag is None:
                 return None
             extra = [("Referrer-Policy", "no-referrer")]
         else:
-            found = _public().poll_answer(self.app, int(standings.group(1)), lang, tags)
+            found = _public().poll_answer(self.app, int(standings.group(1)), lang, set(_TAGS.findall(inm)))
             if found is None:
                 return None
             etag, body = found

@@ -118,7 +118,8 @@ def projector(event_id):
     _speak(entry["locale"])
     view = request.args.get("view")
     return render_template("public/projector.html", data=data, etag=entry["etag"],
-                           view=view if view in ("standings", "chart") else "auto")
+                           view=view if view in ("standings", "chart") else "auto",
+                           fresh=current_app.config["PROJECTOR_FRESH_SECONDS"])
 
 
 def _speak(locale):
@@ -134,32 +135,40 @@ def _standings_entry(event_id):
     """The event's current projector body and ETag, shared by every projector polling it, in
     the event's language (``i18n.event_locale``): drawn once per change of the event (its
     version is one row: O(1) however many moves the event holds) and language, whichever
-    projector asks first; the others are handed the same."""
+    projector asks first; the others are handed the same. A drawing stands for
+    ``PROJECTOR_FRESH_SECONDS`` after it was made while the games go on (``stands``)."""
     cache = current_app.extensions.setdefault("facilitator.projector_cache", {})
     locale = _projector_locale(cache, event_id)
     key = (event_id, locale)
     entry = cache.get(key)
-    # a projector's standings may be this old (PROJECTOR_FRESH_SECONDS, 1 s by default): within
-    # it nothing is read at all
-    if entry is not None and time.monotonic() - entry["at"] < current_app.config["PROJECTOR_FRESH_SECONDS"]:
-        return entry
     version = services.events.version_check(current_app.extensions["facilitator.engine"], event_id)
     if version is None:
         abort(404)
-    if entry is not None and entry["version"] == version:
-        entry = cache[key] = dict(entry, at=time.monotonic())
+    if entry is not None and stands(entry, version, current_app.config["PROJECTOR_FRESH_SECONDS"]):
         return entry
     lock = cache.setdefault(("lock",) + key, threading.Lock())
     # while one request draws the new standings, the others are answered from the last ones
     if lock.acquire(blocking=entry is None):
         try:
             entry = cache.get(key)
-            if entry is None or entry["version"] != version:
-                entry = _draw(event_id, version, locale)
-            cache[key] = entry = dict(entry, at=time.monotonic())
+            if entry is None or entry["version"] != version.tag:
+                entry = cache[key] = _draw(event_id, version, locale)
         finally:
             lock.release()
     return entry
+
+
+def stands(entry, version, fresh):
+    """Whether the projector's drawing ``entry`` still stands for the event at ``version`` (its
+    ``services.events.Version`` now): it was drawn at this version; or the event moved on less
+    than ``fresh`` seconds after it was drawn while its games go on — a screen in a hall need not
+    be drawn again more often than that (``PROJECTOR_FRESH_SECONDS``; 0: at every change), and
+    the moves of those seconds show at the next drawing. Never held back: the final rankings
+    (every table finished, at the drawing or now) nor an announcement."""
+    if entry["version"] == version.tag:
+        return True
+    return (fresh > 0 and entry["playing"] and version.playing and not version.announcing
+            and time.monotonic() - entry["drawn"] < fresh)
 
 
 def _projector_locale(cache, event_id):
@@ -188,7 +197,8 @@ def _languages(cache, event_id, read=True):
 
 
 def _draw(event_id, version, locale):
-    """The projector's body for the event now, in ``locale``: its standings and chart."""
+    """The projector's body for the event now, in ``locale``: its standings and chart
+    (``version``: the event's ``Version``, read before)."""
     from facilitator.i18n import use_locale
     with db_session() as s:
         ev = services.events.get_event(s, event_id) or abort(404)
@@ -198,15 +208,18 @@ def _draw(event_id, version, locale):
             # the game's picture (issue 21), drawn here as SVG; not while places are announced
             charts = [] if data["announcement"] else projector_charts(s, ev, [t.table for t in tables])
             data["rendered"] = render_template("public/_standings.html", data=data, charts=charts)
-    return {"version": version, "etag": f"{version}-{locale}", "locale": locale,
+    return {"version": version.tag, "etag": f"{version.tag}-{locale}", "locale": locale,
+            "playing": version.playing and not version.announcing, "drawn": time.monotonic(),
             "body": json.dumps(data, ensure_ascii=False).encode("utf-8")}
 
 
 def poll_answer(app, event_id, lang, tags):
     """For a projector's poll answered before the app (``web.polls``): ``(etag, None)`` for a
-    304 while the event has not changed since the ETag its poll holds (one row read by its
-    key); ``(etag, body)`` once it has and another projector's poll had it drawn already (the
-    shared drawing, handed over as it is); None when the app is to answer (to draw it)."""
+    304 while the drawing its poll holds still stands (``stands``: the event has not changed
+    since, or changed within the freshness window of the last drawing; the change check is one
+    row read by its key, or none on a server alone on its SQLite file); ``(etag, body)`` for a
+    projector holding an earlier drawing than the one that stands (the shared drawing, handed
+    over as it is); None when the app is to answer (to draw it)."""
     cache = app.extensions.get("facilitator.projector_cache", {})
     known = _languages(cache, event_id, read=False)
     if known is None:
@@ -215,19 +228,20 @@ def poll_answer(app, event_id, lang, tags):
     if version is None:
         return None
     locale = lang if lang in known[1] else known[0]
-    etag = f"{version}-{locale}"
+    entry = cache.get((event_id, locale))
+    if entry is not None and stands(entry, version, app.config["PROJECTOR_FRESH_SECONDS"]):
+        return (entry["etag"], None) if entry["etag"] in tags else (entry["etag"], entry["body"])
+    etag = f"{version.tag}-{locale}"
     if etag in tags:
         return etag, None
-    entry = cache.get((event_id, locale))
-    if entry is not None and entry["version"] == version:
-        return etag, entry["body"]
     return None
 
 
 @bp.get("/e/<int:event_id>/standings.json")
 def standings_json(event_id):
     """The projector's data with an ETag: 304 when nothing changed. However many projectors
-    poll, the standings are computed at most once a second and once per change."""
+    poll, the standings are drawn once per change, and while the games go on at most once per
+    ``PROJECTOR_FRESH_SECONDS``."""
     entry = _standings_entry(event_id)
     if request.if_none_match.contains_weak(entry["etag"]):
         response = make_response("", 304)

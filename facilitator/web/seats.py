@@ -216,17 +216,40 @@ def _same_game(check, locale, tags):
                and t.line == check.line and t.seq < check.seq for t in tags)
 
 
-def unchanged(app, token, lang, tags):
+#: poll answers a process keeps (see ``unchanged``)
+KEEP_ANSWERS = 20_000
+
+
+def unchanged(app, token, lang, inm):
     """For a poll answered before the app (``web.polls``): the ETag to answer 304 with, or None
     (the app answers: a page to draw, an unknown or revoked link, a language the link does not
-    name). One indexed read; the digests of a position only as this process keeps them."""
-    tags = held(tags)
-    if not tags:
-        return None
+    name). ``inm``: the poll's ``If-None-Match`` as sent. One indexed read (none on a server
+    alone on its SQLite file while nothing touched the seat or its table: ``storage.changes``);
+    the digests of a position only as this process keeps them. The answer is kept with the
+    ``Check`` it was worked out from: while the change check hands back that very ``Check``,
+    the same poll gets the same answer without parsing its ETag again."""
     check = services.seats.change_check(app.extensions["facilitator.engine"], token)
-    if check is None or check.revoked or lang not in _game_locales(check.ruleset):
+    if check is None or check.revoked:
         return None
-    return still_current(check, lang, tags, states(app))
+    answers = app.extensions.get("facilitator.seat_answers")
+    if answers is None:
+        answers = app.extensions.setdefault("facilitator.seat_answers", {})
+    key = (token, lang, inm)
+    kept = answers.get(key)
+    if kept is not None and kept[0] is check:
+        return kept[1]
+    tags = held(_TAGS.findall(inm))
+    if not tags or lang not in _game_locales(check.ruleset):
+        return None
+    etag = still_current(check, lang, tags, states(app))
+    if etag is not None:
+        if len(answers) >= KEEP_ANSWERS:
+            answers.clear()
+        answers[key] = (check, etag)
+    return etag
+
+
+_TAGS = re.compile(r'"([^"]*)"')
 
 
 def _not_modified(etag):

@@ -48,7 +48,8 @@ pytestmark = [pytest.mark.browser,
 
 TABLET = {"width": 1024, "height": 768}
 PROJECTOR = {"width": 1280, "height": 720}
-#: the projector polls every 3 s and its standings may be 1 s old: an update shows within 4 s
+#: the projector polls every 3 s and, while the games go on, its standings may be 5 s old
+#: (PROJECTOR_FRESH_SECONDS): an update shows within 8 s
 PROJECTOR_UPDATE_MS = 12_000
 POLL_MS = 3_000
 ROUNDS = 10

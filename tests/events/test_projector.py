@@ -200,3 +200,114 @@ def test_the_announcement_steps_from_the_last_place_to_the_first(app, client, an
     dashboard = organizer.get(f"/organizer/events/{event_id}").get_data(as_text=True)
     assert "Announcement mode is off" in dashboard
     assert post(organizer, f"/organizer/events/{event_id}/announce", {"action": "shuffle"}).status_code == 400
+
+
+# ----- the freshness window ------------------------------------------------------------------------
+class Clock:
+    """``time`` as ``web.public`` reads it, moved on by hand."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def monotonic(self):
+        return self.now
+
+
+def test_while_the_games_go_on_a_drawing_stands_for_the_freshness_window(app, client, anon_client, monkeypatch):
+    """``PROJECTOR_FRESH_SECONDS`` after a drawing, the screens keep it (304, before the app),
+    however the event moves on; the next poll after the window draws the event as it is, once.
+    An announcement is drawn at once, and so is the final ranking (the move that finishes the last
+    table), and every change after it."""
+    from facilitator.rules.lyceum.moves import read_move
+    from facilitator.web import public
+    clock = Clock()
+    monkeypatch.setattr(public, "time", clock)
+    app.config["PROJECTOR_FRESH_SECONDS"] = 5
+    event_id = new_event(app)
+    playing = seated_table(app, event_id, "Стол 1", seed=1, moves=2)
+    record, _game = game_record(0, 3)
+    last = read_move(record["moves"][-1])
+    record["moves"] = record["moves"][:-1]
+    closing = import_table(app, event_id, "Стол 2", record)  # its finishing move still to come
+    drawn = []
+    draw = public._draw
+    monkeypatch.setattr(public, "_draw", lambda *args: drawn.append(args) or draw(*args))
+    url = standings_url(event_id)
+    first = anon_client.get(url)
+    etag = first.headers["ETag"]
+    assert len(drawn) == 1 and first.get_json()["provisional"]
+    organizer = english(client)
+
+    def move():
+        label, form_url, fields = move_forms(app, playing)[0]
+        assert post(organizer, form_url, fields).status_code == 303
+
+    clock.now += 1
+    move()
+    for _ in range(3):  # within the window: the drawing the screens hold stands
+        held = anon_client.get(url, headers={"If-None-Match": etag})
+        assert held.status_code == 304 and held.headers["ETag"] == etag
+        clock.now += 1
+    newcomer = anon_client.get(url)  # a screen opened now is handed the same drawing
+    assert newcomer.headers["ETag"] == etag and newcomer.get_data() == first.get_data()
+    assert anon_client.get(f"/e/{event_id}").status_code == 200 and len(drawn) == 1
+    clock.now += 1.5  # 5.5 s after the drawing: the next poll draws the event as it is, once
+    fresh = [anon_client.get(url, headers={"If-None-Match": etag}) for _ in range(3)]
+    assert [r.status_code for r in fresh] == [200] * 3 and len({r.headers["ETag"] for r in fresh}) == 1
+    assert len(drawn) == 2 and fresh[0].headers["ETag"] != etag
+    etag = fresh[0].headers["ETag"]
+    assert anon_client.get(url, headers={"If-None-Match": etag}).status_code == 304
+    # an announcement is drawn at once, and every step of it
+    clock.now += 1
+    assert post(organizer, f"/organizer/events/{event_id}/announce", {"action": "start"}).status_code == 303
+    answer = anon_client.get(url, headers={"If-None-Match": etag})
+    assert answer.status_code == 200 and answer.get_json()["announcement"]["step"] == 1 and len(drawn) == 3
+    etag = answer.headers["ETag"]
+    clock.now += 0.5
+    assert post(organizer, f"/organizer/events/{event_id}/announce", {"action": "stop"}).status_code == 303
+    answer = anon_client.get(url, headers={"If-None-Match": etag})
+    assert answer.status_code == 200 and answer.get_json()["announcement"] is None and len(drawn) == 4
+    etag = answer.headers["ETag"]
+    # play «Стол 1» to its end within windows: held back; the move finishing the last table: at once
+    clock.now += 0.5
+    with db(app) as s:
+        game = services.load(s, playing).game
+    from facilitator.rules.lyceum.simulate import choose_move
+    rng = random.Random(3)
+    while not game.finished:
+        nxt = choose_move(game, rng)
+        with db(app) as s:
+            services.record_move(s, playing, nxt, services.load(s, playing).seq)
+        game.apply(nxt)
+    assert anon_client.get(url, headers={"If-None-Match": etag}).status_code == 304 and len(drawn) == 4
+    with db(app) as s:
+        services.record_move(s, closing, last, services.load(s, closing).seq)
+    final = anon_client.get(url, headers={"If-None-Match": etag})
+    assert final.status_code == 200 and final.get_json()["provisional"] is False and len(drawn) == 5
+    etag = final.headers["ETag"]
+    # a change after the final ranking (the organizer reopens a finished table): at once too
+    clock.now += 0.5
+    with db(app) as s:
+        services.reopen(s, closing, services.load(s, closing).seq)
+    reopened = anon_client.get(url, headers={"If-None-Match": etag})
+    assert reopened.status_code == 200 and reopened.get_json()["provisional"] is True and len(drawn) == 6
+
+
+def test_the_freshness_window_is_said_on_the_projector_and_zero_draws_every_change(app, client, anon_client):
+    event_id = new_event(app)
+    table_id = seated_table(app, event_id, "Стол 1", seed=1, moves=2)
+    app.config["PROJECTOR_FRESH_SECONDS"] = 5
+    page = english(anon_client).get(f"/e/{event_id}?lang=en").get_data(as_text=True)
+    assert "The standings follow the room within 5 s" in page
+    russian = anon_client.get(f"/e/{event_id}").get_data(as_text=True)
+    assert "не больше чем на 5 с" in russian
+    app.config["PROJECTOR_FRESH_SECONDS"] = 0
+    assert 'id="freshness"' not in anon_client.get(f"/e/{event_id}").get_data(as_text=True)
+    url = standings_url(event_id)
+    etag = anon_client.get(url).headers["ETag"]
+    for _ in range(3):  # 0: every change is drawn at the next poll
+        label, form_url, fields = move_forms(app, table_id)[0]
+        assert post(english(client), form_url, fields).status_code == 303
+        answer = anon_client.get(url, headers={"If-None-Match": etag})
+        assert answer.status_code == 200 and answer.headers["ETag"] != etag
+        etag = answer.headers["ETag"]

@@ -3,7 +3,6 @@ host screens, forms, words, protocol workbook and PDF, event outputs, deck edito
 deck files, templates and Russian catalogs. ``GAME`` is what the app asks (entry point
 ``facilitator.games``); this module stays light, the rest is imported on first use."""
 
-import weakref
 from pathlib import Path
 
 from facilitator.games import GamePackage
@@ -14,9 +13,6 @@ def N_(message):
     """A message id for the catalogs' extraction, translated where it is shown."""
     return message
 
-
-#: each kept position's odds (``player_extras``): ``{game: (seq, odds)}``, gone with the game
-_ODDS = weakref.WeakKeyDictionary()
 
 
 class Lyceum(GamePackage):
@@ -72,11 +68,10 @@ class Lyceum(GamePackage):
         """Each player's odds (issue 21): ``playable`` ``{colour: [k, n]}``, of the ``n`` cards of
         that colour of the era in play the ``k`` the player is eligible for now (the engine's
         ``rules.lyceum.odds``)."""
-        from facilitator.rules.lyceum.odds import table_odds
-        kept = _ODDS.get(loaded.game)
-        if kept is None or kept[0] != loaded.seq:  # worked out once per position the process keeps
-            kept = _ODDS[loaded.game] = (loaded.seq, table_odds(loaded.game))
-        return {name: {"playable": {c: list(kn) for c, kn in odds.items()}} for name, odds in kept[1].items()}
+        from facilitator.games.lyceum.seat import position_odds
+        # worked out once per position the process keeps, and read again by the players' pages
+        return {name: {"playable": {c: list(kn) for c, kn in odds.items()}}
+                for name, odds in position_odds(loaded).items()}
 
     def player_view(self, loaded, name):
         from facilitator.games.lyceum.seat import player_view

@@ -2,10 +2,14 @@
 their odds for a draw now, their XP curve and the moves that concern them), their personal
 sheet, and the projector's chart of every team's XP round by round with the era bands."""
 
+import threading
+import weakref
+from collections import OrderedDict
+
 from facilitator.games.lyceum import words
 from facilitator.games.lyceum.chart import xp_frame
 from facilitator.games.walk import remembered
-from facilitator.i18n import era_name
+from facilitator.i18n import era_name, get_locale
 from facilitator.i18n import gettext as _
 from facilitator.reports import svgchart
 from facilitator.rules.lyceum import ROUNDS
@@ -69,7 +73,32 @@ def _concerns(result, name):
 
 def _moves(game, name):
     """The moves that concern the player, newest first: their own, and others' that changed them."""
-    return [{"round": r.round, "lines": words.result_lines(r)} for r in game.history if _concerns(r, name)][::-1]
+    return [{"round": r.round, "lines": _lines(r)} for r in game.history if _concerns(r, name)][::-1]
+
+
+#: what each move did, in words, by language (``words.result_lines``): a move's result is the same
+#: object in every later position of its game the process keeps (a game's copy shares its
+#: history), so a player's page drawn after the next move says only that move anew.
+#: ``id(result) -> (a weak reference to it, {locale: lines})``, gone with the result
+_LINES = {}
+
+
+def _lines(result):
+    locale = get_locale()
+    key = id(result)
+    kept = _LINES.get(key)
+    if kept is None or kept[0]() is not result:
+        kept = _LINES[key] = (weakref.ref(result, lambda _gone, key=key: _LINES.pop(key, None)), {})
+    lines = kept[1].get(locale)
+    if lines is None:
+        lines = kept[1][locale] = words.result_lines(result)
+    return lines
+
+
+def position_odds(loaded):
+    """Every player's odds at the table's position (the engine's ``table_odds``), worked out once
+    per position: the API's answer to a move and the players' pages read the same."""
+    return loaded.kept("lyceum-odds", lambda: table_odds(loaded.game))
 
 
 def _position(loaded):
@@ -78,9 +107,28 @@ def _position(loaded):
     odds (in the odds' era) and XP curve."""
     from facilitator.rules.lyceum.standings import table_standing
     game = loaded.game
-    return (loaded.kept("standing", lambda: table_standing(game)),
-            loaded.kept("lyceum-odds", lambda: table_odds(game)),
+    return (loaded.kept("standing", lambda: table_standing(game)), position_odds(loaded),
             loaded.kept("lyceum-xp-by-round", lambda: xp_by_round(game)))
+
+
+#: a player's curve as the page draws it, by its language, name and points: it changes once a
+#: round, and the page is drawn at every move that changes anything of the player's
+_CURVES = OrderedDict()
+_CURVES_LOCK = threading.Lock()
+KEEP_CURVES = 2048
+
+
+def _curve_svg(name, curve):
+    key = (get_locale(), name, tuple(curve))
+    with _CURVES_LOCK:
+        svg = _CURVES.get(key)
+    if svg is None:
+        svg = svgchart.svg(player_figure(None, name, curve), width=640, height=300, font=16, css_class="chart xp")
+        with _CURVES_LOCK:
+            _CURVES[key] = svg
+            while len(_CURVES) > KEEP_CURVES:
+                _CURVES.popitem(last=False)
+    return svg
 
 
 def _my_turn(game, name):
@@ -110,8 +158,7 @@ def player_view(loaded, name):
         "me": me, "character": loaded.pack.characters_by_code[me["character"]].name,
         "odds": odds, "era": era, "finished": game.finished, "round": standing["round"],
         "my_turn": _my_turn(game, name), "rounds": ROUNDS,
-        "chart": svgchart.svg(player_figure(game, name, curves[name]), width=640, height=300, font=16,
-                              css_class="chart xp"),
+        "chart": _curve_svg(name, curves[name]),
         "moves": _moves(game, name), "places": len(standing["players"]),
         "skill_short": words.skill_short, "odds_part": lambda color, kn: words.odds_parts({color: kn})[0],
         "odds_line": words.odds_text(name, odds), "era_label": era_name(era.key)}
