@@ -73,5 +73,16 @@ def html_to_pdf(html):
     return HTML(string=html, base_url=str(PRINT)).write_pdf()
 
 
+def lines_that_fit(lines, rows, row_chars):
+    """How many of the latest ``lines`` fit in ``rows`` rows of about ``row_chars`` characters (a
+    long line takes more rows): a one-page sheet's list of moves, the newest kept."""
+    used = 0
+    for n, line in enumerate(reversed(lines)):
+        used += -(-len(line) // row_chars)
+        if used > rows:
+            return n
+    return len(lines)
+
+
 def _now(now):
     return now or datetime.now().astimezone()

@@ -128,13 +128,9 @@ def player_view(loaded, name):
 
 
 def sheet_fits(lines):
-    """How many of the latest ``lines`` fit on a player's sheet (a long line takes two rows)."""
-    rows = 0
-    for n, line in enumerate(reversed(lines)):
-        rows += -(-len(line) // ROW_CHARS)
-        if rows > SHEET_ROWS:
-            return n
-    return len(lines)
+    """How many of the latest ``lines`` fit on a player's sheet."""
+    from facilitator.reports.pdf import lines_that_fit
+    return lines_that_fit(lines, SHEET_ROWS, ROW_CHARS)
 
 
 def player_sheet(loaded, name):

@@ -107,13 +107,9 @@ SHEET_ROWS, ROW_CHARS = 100, 70
 
 
 def sheet_fits(lines):
-    """How many of the latest ``lines`` fit on a player's sheet (a long one takes more rows)."""
-    rows = 0
-    for n, line in enumerate(reversed(lines)):
-        rows += -(-len(line) // ROW_CHARS)
-        if rows > SHEET_ROWS:
-            return n
-    return len(lines)
+    """How many of the latest ``lines`` fit on a player's sheet."""
+    from facilitator.reports.pdf import lines_that_fit
+    return lines_that_fit(lines, SHEET_ROWS, ROW_CHARS)
 
 
 def _table_part(t):
