@@ -27,9 +27,10 @@ import re
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
+
+from organizer_browser import organizer_page
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -187,44 +188,26 @@ def browser_loads(app, secret, table_ids, repeat):
     """Per table: the median ms from the request to the turn page's ``load`` event in Chromium,
     and from the network cut (or the draw tapped offline) to the play step's forms drawn from the
     answers (``OFFLINE_MS``; the outbox emptied afterwards, so nothing is ever sent)."""
-    from waitress.server import create_server
-    from playwright.sync_api import sync_playwright
-    server = create_server(app, host="127.0.0.1", port=0, threads=2)
-    port = server.effective_port
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
     out = {}
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
-                                        args=["--no-sandbox", "--disable-gpu"])
-            context = browser.new_context(viewport={"width": 1024, "height": 768})
-            page = context.new_page()
-            page.goto(f"http://127.0.0.1:{port}/pin")
-            from flask.sessions import SecureCookieSessionInterface
-            cookie = SecureCookieSessionInterface().get_signing_serializer(app).dumps({"organizer": secret})
-            context.add_cookies([{"name": app.config.get("SESSION_COOKIE_NAME", "session"), "value": cookie,
-                                  "url": f"http://127.0.0.1:{port}"}])
-            for table_id in table_ids:
-                loads, offline = [], []
-                for _ in range(repeat + 1):
-                    context.set_offline(False)
-                    page.goto(f"http://127.0.0.1:{port}/ae/table/{table_id}?lang=fi", wait_until="load")
-                    loads.append(page.evaluate(
-                        "() => { const n = performance.getEntriesByType('navigation')[0];"
-                        " return n.loadEventEnd - n.startTime; }"))
-                    page.locator("#positions[data-start]").wait_for(state="attached")
-                    draw = page.locator("section.actions").get_attribute("data-expects") == "draw"
-                    page.evaluate(WATCH)
-                    context.set_offline(True)
-                    page.wait_for_function("() => !navigator.onLine")
-                    offline.append(page.evaluate("() => window.offlineShown(true)" if draw else "() => window.offlineCut"))
-                    page.evaluate("() => localStorage.clear()")
-                out[table_id] = (statistics.median(loads[1:]), statistics.median(offline[1:]))
+    with organizer_page(app, secret) as (page, base):
+        context = page.context
+        for table_id in table_ids:
+            loads, offline = [], []
+            for _ in range(repeat + 1):
                 context.set_offline(False)
-            browser.close()
-    finally:
-        server.close()
+                page.goto(f"{base}/ae/table/{table_id}?lang=fi", wait_until="load")
+                loads.append(page.evaluate(
+                    "() => { const n = performance.getEntriesByType('navigation')[0];"
+                    " return n.loadEventEnd - n.startTime; }"))
+                page.locator("#positions[data-start]").wait_for(state="attached")
+                draw = page.locator("section.actions").get_attribute("data-expects") == "draw"
+                page.evaluate(WATCH)
+                context.set_offline(True)
+                page.wait_for_function("() => !navigator.onLine")
+                offline.append(page.evaluate("() => window.offlineShown(true)" if draw else "() => window.offlineCut"))
+                page.evaluate("() => localStorage.clear()")
+            out[table_id] = (statistics.median(loads[1:]), statistics.median(offline[1:]))
+            context.set_offline(False)
     return out
 
 

@@ -28,9 +28,10 @@ import re
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
+
+from organizer_browser import organizer_page
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -161,59 +162,40 @@ def run(url, args, tmp):
 
 def browser_fetches(app, secret, sources, repeat):
     """Per table: the median ms Chromium takes to fetch the fragment and to parse it."""
-    from waitress.server import create_server
-    from playwright.sync_api import sync_playwright
-    server = create_server(app, host="127.0.0.1", port=0, threads=2)
-    port = server.effective_port
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
     out = {}
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
-                                        args=["--no-sandbox", "--disable-gpu"])
-            context = browser.new_context(viewport={"width": 1024, "height": 768})
-            page = context.new_page()
-            page.goto(f"http://127.0.0.1:{port}/pin")
-            from flask.sessions import SecureCookieSessionInterface
-            cookie = SecureCookieSessionInterface().get_signing_serializer(app).dumps({"organizer": secret})
-            context.add_cookies([{"name": app.config.get("SESSION_COOKIE_NAME", "session"), "value": cookie,
-                                  "url": f"http://127.0.0.1:{port}"}])
-            for table_id, src in sources.items():
-                page.goto(f"http://127.0.0.1:{port}/na/table/{table_id}", wait_until="load")
-                fetches, parses, shows = [], [], []
-                for _ in range(repeat + 1):
-                    f, q, w = page.evaluate(
-                        """async (src) => {
-                             const t0 = performance.now();
-                             const text = await (await fetch(src, {cache: "no-store"})).text();
-                             const t1 = performance.now();
-                             const box = document.createElement("div");
-                             box.innerHTML = text;
-                             const all = box.querySelectorAll("template[data-position]");
-                             const t2 = performance.now();
-                             // a position shown as the outbox shows it: its template, a part put in, laid out
-                             const t = Array.from(all).find(x => x.content.querySelector("[data-fill], form")) || all[0];
-                             const shown = document.createElement("div");
-                             shown.appendChild(t.content.cloneNode(true));
-                             shown.querySelectorAll("[data-fill]").forEach(el => {
-                               const part = box.querySelector(`template[data-part='${el.dataset.fill}']`);
-                               if (part) el.appendChild(part.content.cloneNode(true));
-                             });
-                             document.body.appendChild(shown);
-                             shown.offsetHeight;
-                             const t3 = performance.now();
-                             shown.remove();
-                             return [t1 - t0, t2 - t1, t3 - t2];
-                           }""", src)
-                    fetches.append(f)
-                    parses.append(q)
-                    shows.append(w)
-                out[table_id] = (statistics.median(fetches[1:]), statistics.median(parses[1:]),
-                                 statistics.median(shows[1:]))
-            browser.close()
-    finally:
-        server.close()
+    with organizer_page(app, secret) as (page, base):
+        for table_id, src in sources.items():
+            page.goto(f"{base}/na/table/{table_id}", wait_until="load")
+            fetches, parses, shows = [], [], []
+            for _ in range(repeat + 1):
+                f, q, w = page.evaluate(
+                    """async (src) => {
+                         const t0 = performance.now();
+                         const text = await (await fetch(src, {cache: "no-store"})).text();
+                         const t1 = performance.now();
+                         const box = document.createElement("div");
+                         box.innerHTML = text;
+                         const all = box.querySelectorAll("template[data-position]");
+                         const t2 = performance.now();
+                         // a position shown as the outbox shows it: its template, a part put in, laid out
+                         const t = Array.from(all).find(x => x.content.querySelector("[data-fill], form")) || all[0];
+                         const shown = document.createElement("div");
+                         shown.appendChild(t.content.cloneNode(true));
+                         shown.querySelectorAll("[data-fill]").forEach(el => {
+                           const part = box.querySelector(`template[data-part='${el.dataset.fill}']`);
+                           if (part) el.appendChild(part.content.cloneNode(true));
+                         });
+                         document.body.appendChild(shown);
+                         shown.offsetHeight;
+                         const t3 = performance.now();
+                         shown.remove();
+                         return [t1 - t0, t2 - t1, t3 - t2];
+                       }""", src)
+                fetches.append(f)
+                parses.append(q)
+                shows.append(w)
+            out[table_id] = (statistics.median(fetches[1:]), statistics.median(parses[1:]),
+                             statistics.median(shows[1:]))
     return out
 
 

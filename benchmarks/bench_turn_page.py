@@ -27,9 +27,10 @@ import re
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
+
+from organizer_browser import organizer_page
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -165,35 +166,16 @@ def answers_ms(engine, table_ids, repeat):
 
 def browser_loads(app, secret, table_ids, repeat):
     """Median ms from the request to the ``load`` event of each turn page in Chromium."""
-    from waitress.server import create_server
-    from playwright.sync_api import sync_playwright
-    server = create_server(app, host="127.0.0.1", port=0, threads=2)
-    port = server.effective_port
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
     out = {}
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
-                                        args=["--no-sandbox", "--disable-gpu"])
-            context = browser.new_context(viewport={"width": 1024, "height": 768})
-            page = context.new_page()
-            page.goto(f"http://127.0.0.1:{port}/pin")
-            from flask.sessions import SecureCookieSessionInterface
-            cookie = SecureCookieSessionInterface().get_signing_serializer(app).dumps({"organizer": secret})
-            context.add_cookies([{"name": app.config.get("SESSION_COOKIE_NAME", "session"), "value": cookie,
-                                  "url": f"http://127.0.0.1:{port}"}])
-            for table_id in table_ids:
-                samples = []
-                for _ in range(repeat + 1):
-                    page.goto(f"http://127.0.0.1:{port}/table/{table_id}", wait_until="load")
-                    samples.append(page.evaluate(
-                        "() => { const n = performance.getEntriesByType('navigation')[0];"
-                        " return n.loadEventEnd - n.startTime; }"))
-                out[table_id] = statistics.median(samples[1:])
-            browser.close()
-    finally:
-        server.close()
+    with organizer_page(app, secret) as (page, base):
+        for table_id in table_ids:
+            samples = []
+            for _ in range(repeat + 1):
+                page.goto(f"{base}/table/{table_id}", wait_until="load")
+                samples.append(page.evaluate(
+                    "() => { const n = performance.getEntriesByType('navigation')[0];"
+                    " return n.loadEventEnd - n.startTime; }"))
+            out[table_id] = statistics.median(samples[1:])
     return out
 
 
