@@ -407,8 +407,8 @@
   }
   // a position's answers for the forms of a part (data-answers): {leads: {form: answers}, why:
   // {form: the engine's refusal}}, a form's answers a tree keyed by each chosen option in turn
-  // whose leaves are the keys the moves lead to (a leaf [key, {field: members}] names the
-  // members a list field may hold); or the same relative to another position's (of: its key;
+  // whose leaves are the keys the moves lead to (a leaf [key, {field: members}, {members: key}]
+  // names the members a list field may hold, and where some sets of them lead); or the same relative to another position's (of: its key;
   // forms: the forms answered here, each as there less the options in drop, every leaf leading
   // to then, and add's answers over them). Only looked up and merged: the engine said each.
   function leaf(x) { return typeof x === "string" || Array.isArray(x); }
@@ -480,13 +480,18 @@
       node = picked !== null ? here[picked] : undefined;
     });
     var then = leaf(node) ? (Array.isArray(node) ? node[0] : node) : undefined;
-    var allowed = Array.isArray(node) ? node[1] : {};
+    var allowed = Array.isArray(node) ? node[1] : {}, members = [];
     form.querySelectorAll("input[data-member]").forEach(function (input) {
       var ok = (allowed[input.dataset.member] || []).indexOf(input.value) >= 0;
       input.disabled = !ok;
       if (!ok) input.checked = false;
       (input.closest("label") || input).hidden = !ok;
+      if (input.checked) members.push(input.value);
     });
+    // a leaf's third part: where each set of members leads (the members checked, in the form's
+    // order, joined by spaces); a set not named there leads to the leaf's own key
+    var by = Array.isArray(node) && node[2] ? node[2] : {};
+    if (then && Object.prototype.hasOwnProperty.call(by, members.join(" "))) then = by[members.join(" ")];
     form.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = !then; });
     if (then) form.dataset.then = then; else delete form.dataset.then;
   }

@@ -3,6 +3,7 @@
 position that says what the game then waits for."""
 
 import random
+from math import comb
 
 import pytest
 
@@ -10,7 +11,7 @@ from facilitator.rules.alterego import Game, Move
 from facilitator.rules.alterego.answers import NO_CARD, UNKNOWN, turn_answers
 from facilitator.rules.alterego.simulate import play_random
 
-from .helpers import draw, event, give, set_hand, set_t, three, to_play, two
+from .helpers import ability, draw, event, give, season, set_hand, set_t, three, to_play, two
 from .offline import legal_plays, legal_reactions, play_move, plays_at, reactions_at, said, waits
 
 
@@ -93,7 +94,28 @@ def test_every_answer_is_the_engines_and_every_move_leads_where_the_game_then_wa
     assert followed
 
 
-def test_the_draw_leads_to_the_play_step_answered_the_season_card_past_it():
+def check_season(answers, key, after):
+    """The play step after a season card: every card and ability answered relative to the turn's
+    own, each as the engine says at ``after``, each leading where the game then waits (a choice,
+    or the player's play step whose answers need the server); its reactions need the server."""
+    positions, forms = answers["positions"], forms_of(answers)
+    season = positions[key]
+    assert said(season) == waits(after) and season["known"] and season["season"] == after.season
+    assert set(season["plays"]["forms"]) == set(forms)
+    leads = check_position(answers, key, after, reactions=False)
+    assert leads, "no card is legal after the season card"
+    for fid, got in leads.items():
+        for path, lead in got.items():
+            members = lead[1][forms[fid]["members"]][:forms[fid]["need"]] if isinstance(lead, list) else ()
+            played = after.copy()
+            played.apply(play_move(after, forms[fid], path, members))
+            then = positions[lead[0] if isinstance(lead, list) else lead]
+            assert said(then) == waits(played), (fid, path)
+            assert then["expects"] != "play" or (then["plays"] is None and not then["known"])
+    return leads
+
+
+def test_the_draw_leads_to_the_play_step_answered_and_so_does_the_season_card():
     game = three()
     answers = turn_answers(game)
     positions = answers["positions"]
@@ -104,28 +126,75 @@ def test_the_draw_leads_to_the_play_step_answered_the_season_card_past_it():
     after = game.copy()
     after.apply(draw("Aino"))
     check_position(answers, start["draw"], after)
-    # the play step after the season card is named, not answered
-    season = positions[start["season_card"]]
-    assert (season["expects"], season["player"], season["season"]) == ("play", "Aino", 2)
-    assert season["plays"] is None
+    # the season card drawn instead: the turn goes on in season 2, its plays answered there
+    turned = game.copy()
+    turned.apply(season("Aino"))
+    assert positions[start["season_card"]]["plays"]["of"] == start["draw"]
+    check_season(answers, start["season_card"], turned)
+    # the end of the turn after it is named
+    nxt = positions[positions[start["season_card"]]["end_turn"]]
+    assert (nxt["expects"], nxt["player"], nxt["season"]) == ("draw", "Bertta", 2)
 
 
-def test_a_bile_and_pares_joke_lead_to_the_play_step_without_answers_naming_their_members():
+def test_the_season_card_a_kalle_ability_drew_is_answered_after_it():
+    game = three(first="Cecilia")
+    to_play(game)
+    answers = turn_answers(game)
+    forms = forms_of(answers)
+    leads, _answered, _why = plays_at(answers, answers["start"])
+    kalle = next(f for f in forms.values() if f.get("active") == "kalle")
+    drew = answers["positions"][leads[kalle["id"]][()]]
+    after = game.copy()
+    after.apply(ability("Cecilia", "kalle"))
+    assert drew["season_card"] is not None
+    after.apply(season("Cecilia"))
+    check_season(answers, drew["season_card"], after)
+
+
+def test_a_bile_and_pares_joke_lead_where_each_set_of_members_goes():
     game = to_play(three())
     answers = turn_answers(game)
     positions, forms = answers["positions"], forms_of(answers)
+    reactions = {f["id"]: f for f in answers["reactions"]}
     leads, _answered, _why = plays_at(answers, answers["start"])
     bile = next(f for f in forms.values() if f.get("card") == "bile")
     pare = next(f for f in forms.values() if f.get("active") == "pare")
-    key, members = leads[bile["id"]][("pare",)]
-    assert members == {"participants": [k for k in game.state.in_seat_order() if k != "pare"]}
-    named = positions[key]
-    assert (named["expects"], named["player"], named["known"], named["plays"]) == ("play", "Aino", False, None)
-    nxt = positions[named["end_turn"]]
-    assert (nxt["expects"], nxt["player"], nxt["known"], nxt["season_card"]) == ("draw", "Bertta", False, None)
-    key, members = leads[pare["id"]][()]
-    assert key == positions[answers["start"]]["plays"]["leads"][bile["id"]]["pare"][0]
-    assert members == {"targets": game.state.in_seat_order()} and pare["need"] == 3
+    actives = game.state.in_seat_order()
+    assert set(leads[bile["id"]]) == {(k,) for k in actives}
+    no_money = False
+    for (organizer,), (key, members, by) in leads[bile["id"]].items():
+        others = [k for k in actives if k != organizer]
+        assert members == {"participants": others}
+        # a party without guests (reactions and abilities answered), or with one (abilities)
+        assert set(by) == {""} | set(others), organizer
+        for names, then in by.items():
+            party = game.copy()
+            party.apply(play_move(game, bile, (organizer,), names.split()))
+            assert said(positions[then]) == waits(party), (organizer, names)
+            check_position(answers, then, party, reactions=names == "")
+            if names == "":
+                for rid, got in reactions_at(answers, then).items():
+                    no_money |= reactions[rid]["card"] == "ei_rahaa"
+                    for path, lead in got.items():
+                        reacted = party.copy()
+                        fields = {reactions[rid]["field"]: path[1]} if reactions[rid]["field"] else {}
+                        reacted.apply(Move("react", player=path[0], card=reactions[rid]["card"],
+                                           to=party.trigger[0], **fields))
+                        assert said(positions[lead]) == waits(reacted)
+                        check_position(answers, lead, reacted, reactions=False)
+        # a party of two guests or more: the play step without answers
+        named = positions[key]
+        assert (named["expects"], named["player"], named["known"], named["plays"]) == ("play", "Aino", False, None)
+    assert no_money, "Ei rahaa answers a Bile: it should be offered after one"
+    # Pare's joke: every three actives (84 sets) answered with the abilities after it
+    key, members, by = leads[pare["id"]][()]
+    assert members == {"targets": actives} and pare["need"] == 3
+    assert len(by) == comb(len(actives), 3)
+    for names, then in by.items():
+        joked = game.copy()
+        joked.apply(play_move(game, pare, (), names.split()))
+        assert said(positions[then]) == waits(joked)
+        check_position(answers, then, joked, reactions=False)
 
 
 def test_a_play_that_queues_a_choice_ends_the_answers():

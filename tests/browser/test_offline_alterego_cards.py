@@ -187,3 +187,101 @@ def test_a_card_a_reaction_an_ability_and_the_end_of_the_turn_offline(tablet, se
     assert " ".join(page.locator("[data-position-banner]").inner_text().split()) == banner
     assert page.locator(".factions [data-name].turn").get_attribute("data-name") == "Cecilia"
     assert page.dialogs == [] and page.errors == [], (page.dialogs, page.errors)
+
+
+def back_online(page):
+    """The network back: the waiting moves are sent and the screen drawn again at the table's state."""
+    with page.expect_navigation():
+        page.context.set_offline(False)
+    page.wait_for_function("() => !document.querySelector('#outbox:not([hidden])')")
+
+
+def go_offline(page):
+    page.locator("#positions[data-start]").wait_for(state="attached")  # the answers, fetched when idle
+    page.context.set_offline(True)
+    page.locator("#connection.off").wait_for()
+
+
+def test_a_bile_without_and_with_guests_and_the_step_after_a_season_card_offline(tablet, server, engine):
+    page = tablet
+    table = seated(engine, page, server.base)
+    page.goto(f"{server.base}/ae/table/{table}?lang=fi")
+    before = log_of(engine, table)
+    go_offline(page)
+
+    # Bertta draws on the live screen: the play step shown holds the bottom bar, the live screen's
+    # correction bar (sticky at the draw step) no longer stacks under it
+    page.locator("[data-position-live] form[data-move=draw] button[type=submit]").click()
+    entered(page, 1)
+    assert page.locator("[data-position-shown] .action-bar").count() == 1
+    assert page.locator(".action-bar.secondary").evaluate("e => getComputedStyle(e).position") == "static"
+
+    # a Bile thrown by Niksu: each set of guests leads where the engine said (none or one: a
+    # position of its own; two: the play step whose cards need the server)
+    form = play(page, "input[name=card][value=bile]")
+    form.locator("input[name=target][value=niksu]").check()
+    assert "niksu" not in offered(form, "participants[]")
+    then = {}
+    for guests in ((), ("pare",), ("pare", "ville"), ()):
+        for box in form.locator("input[name='participants[]']").all():
+            if box.is_checked() != (box.get_attribute("value") in guests):
+                box.click()
+        then[guests] = form.get_attribute("data-then")
+    assert len({then[()], then[("pare",)], then[("pare", "ville")]}) == 3, then
+    assert then[("pare", "ville")].startswith("np") and not then[()].startswith("np")
+    assert form.locator("button[type=submit]").is_enabled()
+    form.locator("button[type=submit]").click()  # the party nobody attends
+    entered(page, 2)
+
+    # the reactions to it are answered: Ei rahaa onto the organizer, played by Aino
+    panel = page.locator("[data-position-shown] .panel.react")
+    assert panel.count() == 1 and "Bile" in panel.locator("h2").inner_text()
+    form = play(page, "input[name=card][value=ei_rahaa]")
+    form.locator("input[name=player][value=Aino]").check()
+    assert offered(form, "target") == ["niksu"]
+    form.locator("input[name=target][value=niksu]").check()
+    form.locator("button[type=submit]").click()
+    entered(page, 3)
+    assert "Bertta" in mover(page)
+    page.locator("[data-position-shown] form[data-move=end_turn] button[type=submit]").click()
+    entered(page, 4)
+    assert "Cecilia" in mover(page)
+    assert log_of(engine, table) == before, "a move reached the server while the tablet was offline"
+
+    back_online(page)
+    moves = [(seq, m) for seq, m, _ in log_of(engine, table)]
+    assert moves[1:] == [(2, {"type": "draw", "player": "Bertta"}),
+                         (3, {"type": "play_event", "player": "Bertta", "card": "bile", "target": "niksu",
+                              "participants": []}),
+                         (4, {"type": "react", "player": "Aino", "card": "ei_rahaa", "to": 3, "target": "niksu"}),
+                         (5, {"type": "end_turn", "player": "Bertta"})], moves
+
+    # Cecilia's turn: the season card drawn, then a Bile with guests on the play step after it
+    go_offline(page)
+    page.locator("[data-position-live] form[data-move=season] button[type=submit]").click()
+    entered(page, 1)
+    assert "Cecilia" in mover(page)
+    note = page.locator("[data-position-shown] [data-answers-end]:visible")
+    assert note.count() == 1 and "Sekoita pakka" in note.inner_text()
+    form = play(page, "input[name=card][value=bile]")
+    form.locator("input[name=target][value=kalle]").check()
+    for guest in ("pare", "jaakko"):
+        form.locator(f"input[name='participants[]'][value={guest}]").check()
+    form.locator("button[type=submit]").click()
+    entered(page, 2)
+    assert "Cecilia" in mover(page)
+    # the cards after it need the server; the end of the turn does not
+    assert page.locator("[data-position-shown] details.offline-play:visible").count() == 0
+    page.locator("[data-position-shown] form[data-move=end_turn] button[type=submit]").click()
+    entered(page, 3)
+    assert "Aino" in mover(page)
+
+    back_online(page)
+    moves = [(seq, m) for seq, m, _ in log_of(engine, table)]
+    assert moves[5:] == [(6, {"type": "season", "player": "Cecilia"}),
+                         (7, {"type": "play_event", "player": "Cecilia", "card": "bile", "target": "kalle",
+                              "participants": ["jaakko", "pare"]}),  # in the form's order
+                         (8, {"type": "end_turn", "player": "Cecilia"})], moves
+    assert len({c for _, _, c in log_of(engine, table)[1:]}) == 7
+    assert page.locator("body").get_attribute("data-seq") == "8"
+    assert page.dialogs == [] and page.errors == [], (page.dialogs, page.errors)

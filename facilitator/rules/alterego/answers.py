@@ -68,7 +68,8 @@ Positions (keys are short strings):
 
 import json
 from dataclasses import replace
-from itertools import product
+from itertools import combinations, product
+from math import comb
 
 from ..errors import IllegalMoveError, MalformedError
 from .checks import LIST_NEEDS, check
@@ -259,6 +260,36 @@ def _complete(form, row, allowed):
     return replace(row.move, **{form["members"]: tuple(allowed[:form["need"]])})
 
 
+#: how many sets of members (a Bile's guests, the three actives of Pare's joke) of one form
+#: are answered with the reactions to the move and the abilities after it (``_after_play``),
+#: and how many more with the abilities alone (``_after_abilities``): whole sizes, smallest first
+MEMBER_FULL = 12
+MEMBER_ABILITIES = 96
+
+
+def _member_sets(form, allowed_by):
+    """``{path: [(members, full)]}``: the sets of members of a member form answered at each of
+    its combinations (``allowed_by``: ``_allowed``), in candidate order. Sizes are taken whole,
+    smallest first (a party without guests first): a size goes with the reactions answered
+    (``full``) while the form's sets so answered stay within ``MEMBER_FULL``, else with the
+    abilities alone within ``MEMBER_ABILITIES`` more; the first size past both ends them (any
+    larger set leads to the play step without answers)."""
+    need = form["need"]
+    top = max((len(a) for a in allowed_by.values()), default=0)
+    out, full, more = {}, 0, 0
+    for size in range(need, top + 1):
+        count = sum(comb(len(a), size) for a in allowed_by.values())
+        if full + count <= MEMBER_FULL:
+            full, tier = full + count, True
+        elif more + count <= MEMBER_ABILITIES:
+            more, tier = more + count, False
+        else:
+            break
+        for path, allowed in allowed_by.items():
+            out.setdefault(path, []).extend((members, tier) for members in combinations(allowed, size))
+    return out
+
+
 # ----- what changed between two positions (which answers to ask again) ---------------------------
 def _marks(st, player):
     """What the legality of ``player``'s plays reads of a position: per active its own state and
@@ -304,6 +335,7 @@ class _Answers:
         self.keys = {}  # canonical tuple -> key
         self.limit = game.turn + len(game.order)
         self.forms = None
+        self.full = None  # the play position answered in full (``_Plays``), once answered
         self.reactions = reaction_forms(game)
 
     def build(self):
@@ -350,16 +382,35 @@ class _Answers:
         key = self._add(canonical, f"{step[0]}{g.turn}s{g.season}",
                         {"expects": step, "player": player, "season": g.season, "turn": g.turn, "known": True})
         position = self.positions[key]
-        season = Move("season", player=player)
-        position["season_card"] = self.key_of(_after(g, season)[0]) if _refusal(g, season) is None else None
+        current = g.turn == self.game.turn
         if step == "draw":
-            position["draw"] = self.key_of(_after(g, Move("draw", player=player))[0], answer=g.turn == self.game.turn)
+            position["draw"] = self.key_of(_after(g, Move("draw", player=player))[0], answer=current)
         else:
             position["end_turn"] = self.key_of(_after(g, Move("end_turn", player=player))[0])
             position["plays"], position["reactions"] = None, None
             if answer:
                 self._answer(key, g)
+        season = Move("season", player=player)
+        position["season_card"] = None
+        if _refusal(g, season) is None:
+            after = _after(g, season)[0]
+            # the current turn goes on after its season card: its plays answered relative to the
+            # turn's own (every combination asked again), when those are answered
+            position["season_card"] = (self._after_season(self.full, after) if current and self.full is not None
+                                       else self.key_of(after))
         return key
+
+    def _after_season(self, plays, after):
+        """The play step after a season card turned in the current turn: every card and ability
+        answered there relative to ``plays``' position (each leading to the play step without
+        answers, or where it ends them), its reactions needing the server; a choice the card
+        queues (a hobby to discard) or the game's end ends the answers."""
+        ended = self._ended(after)
+        if ended is not None:
+            return ended
+        if after.next()["expects"] != "play" or after.turn != self.game.turn:
+            return self.key_of(after)
+        return self._relative(plays, after, self.forms, None)
 
     def named(self, step, turn, season):
         """The draw or play step of ``turn`` where the game is not known (moves entered offline
@@ -396,7 +447,7 @@ class _Answers:
         leading to the position after it (``_after_play``), and the reactions to its trigger."""
         if self.forms is None:
             self.forms = play_forms(g, self.player)
-        plays = _Plays(key, g, _marks(g.state, self.player))
+        plays = self.full = _Plays(key, g, _marks(g.state, self.player))
         leads = {}
         for form in self.forms:  # every refusal first: the positions after a play compare with them
             rows = plays.rows[form["id"]] = _rows(g, form, self.player)
@@ -413,11 +464,21 @@ class _Answers:
                 continue
             mine = []
             if form["members"]:
-                # its outcome depends on which members: it leads to the play step without answers
-                for path, allowed in plays.allowed[form["id"]].items():
+                # its outcome depends on which members: the sets of members ``_member_sets``
+                # answers lead where each goes, any other to the play step without answers
+                allowed_by = plays.allowed[form["id"]]
+                sets = _member_sets(form, allowed_by)
+                for path, allowed in allowed_by.items():
                     row = next(r for r in legal if r.key == (path, None))
-                    mine.append((path, [self._lead(_after(g, _complete(form, row, allowed))[0]),
-                                        {form["members"]: allowed}]))
+                    by = {}
+                    for members, full in sets.get(path, ()):
+                        move = replace(row.move, **{form["members"]: members})
+                        if _refusal(g, move) is None:
+                            after = _after(g, move)[0]
+                            by[" ".join(members)] = (self._after_play(plays, after) if full
+                                                     else self._after_abilities(plays, after))
+                    lead = [self._lead(_after(g, _complete(form, row, allowed))[0]), {form["members"]: allowed}]
+                    mine.append((path, lead + [by] if by else lead))
             else:
                 for row in legal:
                     after, events = _after(g, row.move)
@@ -488,6 +549,12 @@ class _Answers:
     def _after_reaction(self, plays, after):
         """The position after a reaction entered offline: the player's abilities with their
         legality there."""
+        return self._after_abilities(plays, after)
+
+    def _after_abilities(self, plays, after):
+        """A play position reached offline answered for the player's abilities alone (its
+        reactions need the server): after a reaction, or after a member form's set of members
+        past ``MEMBER_FULL``."""
         ended = self._ended(after)
         if ended is not None:
             return ended
@@ -502,8 +569,8 @@ class _Answers:
         position = {"expects": "play", "player": self.player, "season": g.season, "turn": g.turn, "known": True,
                     "end_turn": self.named("draw", g.turn + 1, g.season), "season_card": None}
         season = Move("season", player=self.player)
-        if _refusal(g, season) is None:
-            position["season_card"] = self._lead(_after(g, season)[0])
+        if _refusal(g, season) is None:  # right after a Jaakko or Kalle ability
+            position["season_card"] = self._after_season(plays, _after(g, season)[0])
         changed = _changed(plays.marks, _marks(g.state, self.player)) if forms else None
         drop, add, why = {}, {}, {}
         for form in forms:
