@@ -12,7 +12,10 @@ warm-up. The offline positions are a resource of their own (``GET .../positions?
 fetched by the tablet once the screen is idle): its size, gzipped, the server time to answer it
 the first time at a position (``first ms``: the engine's answers and the drawing), again (``again
 ms``) and to a page drawn again (``304 ms``); ``answers ms`` is the engine's part alone (CPU
-time, median), ``positions`` how many positions it holds. With ``--browser`` the app is also served
+time, the fastest of ``--repeat``), of which the sets of members of a Bile and of Pare's joke (``sets ms``) and the play
+step after a season card (``season ms``); how many times the answers asked the engine about a move
+(``checks``) and applied one (``applies``), with those sets and without (machine-independent), and
+``positions`` how many positions it holds. With ``--browser`` the app is also served
 by waitress on a loopback port and Debian's Chromium loads each turn page: the median time from
 the request to the page's ``load`` event, and (``offline ms``, the answers fetched and the network
 cut) from the draw tapped offline, or at the play step from the cut itself, to the play step's
@@ -38,8 +41,9 @@ sys.path.insert(0, str(ROOT))
 from facilitator.rules.alterego import Game, Move, Record  # noqa: E402
 from facilitator.rules.alterego.simulate import play_random  # noqa: E402
 
-#: where the sample game is cut: a share of its moves (early, middle, late)
-CUTS = (0.1, 0.5, 0.8)
+#: where the sample game is cut: a share of its moves (the first turn, where a season card leads to a
+#: play step and not to a choice, early, middle, late)
+CUTS = (0.0, 0.1, 0.5, 0.8)
 SEED = 3
 
 
@@ -123,7 +127,7 @@ def run(url, args, tmp):
         print(line)
     print("the offline positions (GET .../positions), apart from the page")
     print(f"{'cut':>9} {'bytes':>8} {'gzip':>7} {'first ms':>9} {'again ms':>9} {'304 ms':>7} {'answers ms':>11} "
-          f"{'positions':>10}")
+          f"{'sets ms':>8} {'season ms':>10} {'checks':>13} {'applies':>11} {'positions':>10}")
     for label, table_id in tables:
         src = sources[table_id]
         if src is None:
@@ -135,9 +139,14 @@ def run(url, args, tmp):
         first = median_ms(lambda: (forget(), client.get(src)), args.repeat)
         again = median_ms(lambda: client.get(src), args.repeat)
         cached = median_ms(lambda: client.get(src, headers={"If-None-Match": etag}), args.repeat)
-        ms, count = answers_ms(engine, table_id, args.repeat)
+        a = answers_ms(engine, table_id, args.repeat)
+        checks = f"{a['calls']['checks']}/{a['bare']['checks']}"
+        applies = f"{a['calls']['applies']}/{a['bare']['applies']}"
         print(f"{label:>9} {len(body):>8} {len(gzip.compress(body, 6)):>7} {first:>9.1f} {again:>9.1f} "
-              f"{cached:>7.1f} {ms:>11.1f} {count:>10}")
+              f"{cached:>7.1f} {a['ms']:>11.1f} {a['sets']:>8.1f} {a['season']:>10.1f} {checks:>13} {applies:>11} "
+              f"{a['positions']:>10}")
+    print("answers ms: the engine's part (CPU, fastest); sets ms: of which the sets of members of a Bile and of")
+    print("Pare's joke; season ms: the play step after a season card; checks, applies: with the sets / without")
     return 0
 
 
@@ -150,18 +159,71 @@ def forget():
 
 
 def answers_ms(engine, table_id, repeat):
-    """The median CPU ms the engine takes for the offline answers of a table's position, and how
-    many positions they hold."""
+    """The engine's offline answers for a table's position: the CPU ms they take, the fastest
+    of ``repeat`` (``answers``), of which the sets of members of a Bile and of Pare's joke (``sets``: the
+    answers again without them, ``MEMBER_FULL`` and ``MEMBER_ABILITIES`` at 0, the difference)
+    and the play step after a season card of the current turn (``season``: the time spent in
+    ``_after_season``); how many times they asked the engine whether a move is legal
+    (``checks``) and applied one to a copy of the game (``applies``), with the sets and without
+    (machine-independent); how many positions they hold."""
     from facilitator import services
-    from facilitator.rules.alterego.answers import turn_answers
+    from facilitator.rules.alterego import answers as mod
     with services.db.session_scope(engine) as s:
         game = services.load(s, table_id).game
-    samples = []
-    for _ in range(repeat):
+    counts = {"checks": 0, "applies": 0}
+    check, after, season = mod.check, mod._after, mod._Answers._after_season
+    spent = [0.0]
+
+    def counted_check(*a, **k):
+        counts["checks"] += 1
+        return check(*a, **k)
+
+    def counted_after(*a, **k):
+        counts["applies"] += 1
+        return after(*a, **k)
+
+    def timed_season(self, *a, **k):
         t = time.process_time()
-        answers = turn_answers(game)
-        samples.append((time.process_time() - t) * 1000)
-    return statistics.median(samples), len(answers["positions"])
+        try:
+            return season(self, *a, **k)
+        finally:
+            spent[0] += time.process_time() - t
+
+    def fastest(fn):  # the fastest of ``repeat``: the machine may be shared
+        samples = []
+        for _ in range(repeat):
+            t = time.process_time()
+            out = fn()
+            samples.append((time.process_time() - t) * 1000)
+        return min(samples), out
+
+    ms, answers = fastest(lambda: mod.turn_answers(game))
+    seasons = []
+    for _ in range(repeat):
+        spent[0] = 0.0
+        mod._Answers._after_season = timed_season
+        try:
+            mod.turn_answers(game)
+        finally:
+            mod._Answers._after_season = season
+        seasons.append(spent[0] * 1000)
+    mod.check, mod._after = counted_check, counted_after
+    try:
+        mod.turn_answers(game)
+        calls = dict(counts)
+        counts.update(checks=0, applies=0)
+        saved = mod.MEMBER_FULL, mod.MEMBER_ABILITIES
+        mod.MEMBER_FULL = mod.MEMBER_ABILITIES = 0
+        try:
+            mod.turn_answers(game)
+            bare = dict(counts)
+            without, _ = fastest(lambda: mod.turn_answers(game))
+        finally:
+            mod.MEMBER_FULL, mod.MEMBER_ABILITIES = saved
+    finally:
+        mod.check, mod._after = check, after
+    return {"ms": ms, "sets": ms - without, "season": min(seasons), "calls": calls, "bare": bare,
+            "positions": len(answers["positions"])}
 
 
 #: in the page: the ms from the network cut (the play step: its position shown at once) or from

@@ -10,29 +10,40 @@ the game (``Game.copy``). The screen looks the answers up; it computes no rule.
 draw, the season card, the end of a turn), and the plays of the current turn, each with its
 targets and choices:
 
-1. at the current player's play step as it stands (or as this turn's draw or season card leaves
-   it) every card, ability and reaction to the last trigger, each combination of its fields legal
-   or not (the target, a Seurustelu's partner, Tärkeä nakki's hobby and chore, the activity a
-   Loppu ends, who reacts and onto what ...), and where each legal one leads: the position
-   after it, answered in turn (2);
+1. at the current player's play step as it stands (or as this turn's draw leaves it) every
+   card, ability and reaction to the last trigger, each combination of its fields legal or not
+   (the target, a Seurustelu's partner, Tärkeä nakki's hobby and chore, the activity a Loppu
+   ends, who reacts and onto what ...), and where each legal one leads: the position after it,
+   answered in turn (2); for a Bile and Pare's joke, whose outcome depends on which members
+   (guests, the three actives), each set of members ``_member_sets`` names leads to its own
+   position: the smallest sets (a party without guests) to (2), the next size (one guest,
+   Pare's three) to (3), any other set to the play step without answers;
 2. after one play entered offline: the reactions to it, each leading to the position after it
    (3), and the player's abilities (a second play) with their legality there;
-3. after a reaction entered offline: the player's abilities with their legality there.
+3. after a reaction entered offline: the player's abilities with their legality there;
+4. after the season card of the current turn (drawn, or drawn by a Jaakko or Kalle ability
+   entered offline): every card and ability with its legality there (season 2's hand),
+   relative to (1), each leading to the play step without answers; its reactions need the
+   server.
 
 Where the answers go no further, a move leads to the player's play step *without answers*: the
 screen names the player, offers the end of the turn, and says the cards need the server. A
-second card of the turn goes there (answering a second card after each first one would ask the
-engine about every pair of the turn's hundreds of plays); so do a further reaction, an ability
-used in (2) or (3), a Bile (its outcome depends on who came: every subset of the guests) and
-Pare's joke (every three actives). A move that queues a pending choice (a Loppu or a Tärkeä
-nakki ending a Seurustelu, a season card's discards) ends the answers: the choice needs the
-server. The turns after the current one are named (draw, end of turn): their cards, and a
-season card drawn there, need the server; so does whatever follows the game's end. No move of
-Alter Ego waits for a draw the server makes: the host enters what the players drew.
+second card of the turn goes there: its legality alone after each first play (relative, every
+combination naming what the first changed asked again) would add 10,000-18,000 engine checks
+and 0.4-0.8 s to a position of the sample game (benchmarks/bench_alterego_turn_page.py's cuts),
+several times the answers' whole cost; every pair applied, 15,000-41,000 legal pairs. So do a
+further reaction, an ability used in (2) or (3), a card played in (4), and the sets of members
+past ``_member_sets``. A move that queues a pending choice (a Loppu or a Tärkeä nakki ending a
+Seurustelu, a season card's discards) ends the answers: the choice needs the server. The turns
+after the current one are named (draw, end of turn): their cards, and a season card drawn
+there, need the server; so does whatever follows the game's end. No move of Alter Ego waits for
+a draw the server makes: the host enters what the players drew.
 
 **Cost.** Only the combinations naming an active or a card a move changed are asked again after
-it (``_marks``, ``_again``), and positions alike are one: a few dozen positions, tens of
-milliseconds (``benchmarks/bench_alterego_turn_page.py``).
+it (``_marks``, ``_again``), and positions alike are one: about a hundred positions, 100-300 ms
+of CPU on the sample game, of which the sets of members about a third of the engine's checks
+and applies, the play step after a season card a few milliseconds
+(``benchmarks/bench_alterego_turn_page.py``).
 
 **Forms and positions.** ``{"start": key, "positions": {key: position}, "forms": [form],
 "reactions": [form]}``. ``forms`` are the current player's cards and abilities, each ``{"id",
@@ -45,7 +56,9 @@ who plays it and that field's value.
 
 A form's answers are a tree keyed by each chosen value in field order whose leaves are leads:
 ``{"ville": key}``, ``{"pare": {"a3": {"tyo": key}}}``; a form without fields to choose has its
-lead itself. A lead is a position's key, or ``[key, {members field: [allowed members]}]``.
+lead itself. A lead is a position's key, or ``[key, {members field: [allowed members]}]``, or
+``[key, {members field: [allowed members]}, {members: key}]``: where each set of members named
+leads (the members in candidate order joined by spaces, ``""`` none), any other set to ``key``.
 
 Positions (keys are short strings):
 
@@ -57,7 +70,8 @@ Positions (keys are short strings):
   {form id: answers}, "why": {form id: refusal}}``, or relative to such a position ``{"of": key,
   "forms": [form ids answered here], "then": key, "drop": {form id: [path] or "*"}, "add": {form
   id: answers}, "why": {form id: refusal or None}}``: a form answered here has the answers it has
-  there less the paths (the chosen values) of ``drop``, each leading to ``then``, and ``add``'s
+  there less the paths (the chosen values) of ``drop``, each leading to ``then`` (a
+  member leaf's sets of members dropped), and ``add``'s
   over them (legal here only, or leading elsewhere); ``why`` the refusal of each form none of
   whose combinations is legal (relative: where it changed, None where it no longer applies); the
   forms not answered here need the server. ``reactions``: ``{"to": move number, "trigger": Move,
