@@ -172,6 +172,13 @@ def gettext(message, **params):
     return text.format(**params) if params else text
 
 
+def pgettext(context, message, **params):
+    """``message`` in the current locale as meant in ``context`` (a catalog's ``msgctxt``): one
+    English word with two senses, e.g. a file name's «event» beside a game's «event» card."""
+    text = translations(get_locale()).upgettext(context, message)
+    return text.format(**params) if params else text
+
+
 def ngettext(singular, plural, n, **params):
     text = translations(get_locale()).ungettext(singular, plural, n)
     return text.format(n=n, **params)

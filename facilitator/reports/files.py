@@ -14,15 +14,19 @@ import unicodedata
 from datetime import datetime
 from pathlib import Path
 
-from facilitator.i18n import gettext as _
-from facilitator.formatting import N_
+from facilitator.i18n import pgettext
 
-#: what a file is, as its name says it (translated): kind key -> message id
+#: the catalogs' context (msgctxt) of the words of a file's name: a game's own «event» or
+#: «results» may be worded otherwise on its screens (New Angeles' «event» is an event card)
+FILE_NAME = "file name"
+#: what a file is, as its name says it (translated in FILE_NAME's context): kind key -> message id;
+#: "event" is also the name of an event without one
 KINDS = {
-    "protocol": N_("protocol"),
-    "blank": N_("blank-protocol"),
-    "results": N_("results"),
-    "certificates": N_("certificates"),
+    "protocol": "protocol",
+    "blank": "blank-protocol",
+    "results": "results",
+    "certificates": "certificates",
+    "event": "event",
 }
 MAX_PART = 60
 
@@ -39,17 +43,17 @@ def slug(text, fallback="export"):
 def export_name(kind, ext, event=None, table=None, when=None):
     """``<event>_<table>_<kind>_<YYYY-MM-DD_HHMM>.<ext>``; the table part only for a table's files."""
     when = when or datetime.now()
-    parts = [slug(event or _("event"))]
+    parts = [slug(event or pgettext(FILE_NAME, "event"))]
     if table is not None:
         parts.append(slug(table, "table"))
-    parts.append(slug(_(KINDS.get(kind, kind))))
+    parts.append(slug(pgettext(FILE_NAME, KINDS[kind]) if kind in KINDS else kind))
     parts.append(f"{when:%Y-%m-%d_%H%M}")
     return "_".join(parts) + "." + ext.lstrip(".")
 
 
 def export_folder(base, event=None):
     """The event's folder under ``base`` (usually ``exports/``)."""
-    return Path(base) / slug(event or _("event"))
+    return Path(base) / slug(event or pgettext(FILE_NAME, "event"))
 
 
 def write_export(data, base, kind, ext, event=None, table=None, when=None):

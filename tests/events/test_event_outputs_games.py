@@ -121,6 +121,8 @@ def test_an_alter_ego_event_prints_each_table_ranked_on_its_own_in_finnish(app):
 
     [blank, log, final] = pdf_text(download(fi, f"/table/{second}/blank.pdf", "pdf"))
     assert "Pöytä 2" in blank and "Alkuasetelma" in blank and "Siirrot" in log and "Lopullinen vaikutusvalta" in final
+    # the shipped deck by its name in Finnish, as the organizer's pages name it, on paper too
+    assert "Pakka: Alter Ego, 3. painos" in blank and "non-collectible" not in blank
     for p in ae_replay(ae_read(records[1])).setup.players:  # the seats, each with its actives
         assert re.search(rf"{p.name} .*{p.actives[0].capitalize()} \d / \d", blank), (p, blank)
 
@@ -205,6 +207,12 @@ def test_a_new_angeles_event_prints_each_tables_winners_in_swedish(app):
     [blank, deals, reveal] = pdf_text(download(sv, f"/table/{second}/blank.pdf", "pdf"))
     assert "Bord 2" in blank and all(p.name in blank for p in going.players)
     assert "Affärer" in deals and "25" in reveal
+    # the event as an event (not a game's «event» card), the shipped pack and its resources by
+    # their Swedish names: no developer text nor English resource on paper either
+    assert "Evenemang: NA-kväll" in blank and "Händelse" not in blank
+    assert "Kortpaket: Exempelpaket" in blank and "placeholder" not in blank and "RULES.md" not in blank
+    assert all(name in blank for name in ("Energi", "Teknik", "Material")) and "Energy" not in blank
+    assert ("Evenemang", "NA-kväll") in [r[:2] for r in rows] and "Händelse" not in {r[0] for r in rows}
 
     data = announce(sv, event_id, "start")
     assert (data["announcement"]["step"], data["announcement"]["total"]) == (1, 2)

@@ -152,3 +152,41 @@ def test_an_events_language_defaults_to_its_games_first_and_is_chosen_in_the_api
         s.add(ev)
     from facilitator.i18n import event_locale
     assert event_locale(ev) == "en"
+
+
+def test_every_text_of_the_shared_pages_and_file_names_is_in_finnish_and_swedish():
+    """The shared pages (their templates, the views and services that word them) speak all four
+    languages: no English left on a Finnish or Swedish organizer's dashboard (its announcement
+    line, «less than a minute ago», the warning about the machine's own address), and the words
+    of an output's file name («results», «certificates», …) are the organizer's too, read in a
+    context of their own (a game's «event» card is not an event)."""
+    from pathlib import Path
+
+    from babel.messages.extract import extract_from_file
+
+    from facilitator.i18n import pgettext, translations
+    from facilitator.reports.files import FILE_NAME, KINDS, export_name
+    root = Path(__file__).resolve().parents[2] / "facilitator"
+    sources = [("jinja2.ext.babel_extract", p) for p in sorted((root / "templates").rglob("*.html"))]
+    sources += [("python", p) for p in sorted((root / "web").glob("*.py")) + sorted((root / "services").glob("*.py"))]
+    keywords = {"_": None, "gettext": None, "ngettext": (1, 2), "plural_forms": (1, 2), "N_": None}
+    found = {}
+    for method, path in sources:
+        options = {"extensions": "jinja2.ext.i18n"} if method.startswith("jinja2") else {}
+        for lineno, message, _c, _x in extract_from_file(method, str(path), keywords=keywords, options=options):
+            # a counted message is kept by its singular and its first form
+            found.setdefault(message if isinstance(message, str) else (message[0], 0), f"{path.relative_to(root)}:{lineno}")
+    assert len(found) > 200
+    for locale in ("fi", "sv"):
+        catalog = translations(locale)._catalog
+        missing = [f"{where}: {message!r}" for message, where in sorted(found.items(), key=lambda kv: kv[1])
+                   if message not in catalog]
+        assert not missing, f"no {locale} translation of:\n" + "\n".join(missing)
+        with use_locale(locale):
+            words = {kind: pgettext(FILE_NAME, message) for kind, message in KINDS.items()}
+        assert all(words[kind] != message for kind, message in KINDS.items()), (locale, words)
+    with use_locale("sv"):
+        assert export_name("event", "xlsx", event="Kväll").startswith("Kväll_evenemang_")
+        assert export_name("certificates", "pdf", table=None).startswith("evenemang_diplom_")
+    with use_locale("fi"):
+        assert export_name("blank", "pdf", event="Ilta", table="Pöytä 2").startswith("Ilta_Pöytä-2_tyhjä-pöytäkirja_")

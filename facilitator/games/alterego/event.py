@@ -176,6 +176,13 @@ def blank_players(players, pack):
     return rows
 
 
+def shipped_title(pack):
+    """The pack's name on paper, as the organizer's pages name it (the shipped deck's in the
+    current language)."""
+    from facilitator import games
+    return games.get(RULESET.key).pack_title(pack.id, pack.title) if pack is not None else ""
+
+
 def blank_protocol_pdf(table, players, pack, event=None, event_date=None, now=None):
     """A paper Alter Ego protocol (PDF bytes) with the table's seats filled in: ``players`` are
     the setup's players (or the setup) or none yet; ``event_date`` ISO ``YYYY-MM-DD``."""
@@ -184,7 +191,7 @@ def blank_protocol_pdf(table, players, pack, event=None, event_date=None, now=No
         return render_pdf("alterego_blank.html", table=table, event=event, event_date=event_date,
                        made_at=now or datetime.now().astimezone(), players=blank_players(players, pack), first=first,
                        seasons=[(n, season_name(n)) for n in SEASONS], log_rows=LOG_ROWS,
-                       pack_title=pack.title if pack is not None else "")
+                       pack_title=shipped_title(pack))
 
 
 __all__ = ["event_file", "build_event", "event_workbook_xlsx", "results_pdf", "certificates_pdf",

@@ -590,6 +590,14 @@ AUTHORS = {"api": N_("a program, through the API"), "organizer": N_("the organiz
            "import": N_("an imported record")}
 
 
+def _pack_title(pack):
+    """The deck's name in the protocol, as the organizer's pages name it (the shipped deck's in
+    the current language)."""
+    from facilitator import games
+    from facilitator.rules.alterego.ruleset import RULESET
+    return games.get(RULESET.key).pack_title(pack.id, pack.title)
+
+
 def build_protocol(game, undone=None, event=None, event_date=None, now=None):
     """The protocol of one Alter Ego table as data (the workbook and the PDF render it)."""
     from facilitator.rules.alterego import table_standing
@@ -605,7 +613,7 @@ def build_protocol(game, undone=None, event=None, event_date=None, now=None):
     proto = Protocol(table=game.table, event=event, event_date=event_date,
                      made_at=now or datetime.now().astimezone(), finished=game.finished, ended_by=game.ended_by,
                      standing=standing, setup=setup, first=game.setup.first,
-                     first_reason=first_reason(pack, game.setup), pack_title=pack.title)
+                     first_reason=first_reason(pack, game.setup), pack_title=_pack_title(pack))
     turn, season, current = 1, 1, game.order[0]
     for result in _results(game):
         move = result.move

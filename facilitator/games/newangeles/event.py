@@ -22,7 +22,7 @@ from datetime import datetime
 from io import BytesIO
 
 from facilitator import formatting
-from facilitator.games.newangeles.words import add_protocol_sheets, build_protocol, corp_label, ended_line
+from facilitator.games.newangeles.words import add_protocol_sheets, build_protocol, corp_label, ended_line, resource_label
 from facilitator.i18n import get_locale, spoken, use_locale
 from facilitator.i18n import gettext as _
 from facilitator.reports.tables import EventTables, render_pdf, table_sheet_title
@@ -177,6 +177,13 @@ def blank_players(players, pack):
             for i, p in enumerate(players)]
 
 
+def shipped_title(pack):
+    """The pack's name on paper, as the organizer's pages name it (the shipped pack's in the
+    current language, never its file's developer title)."""
+    from facilitator import games
+    return games.get(RULESET.key).pack_title(pack.id, pack.title) if pack is not None else ""
+
+
 def blank_protocol_pdf(table, players, pack, event=None, event_date=None, now=None):
     """A paper New Angeles protocol (PDF bytes) with the table's seats filled in: ``players``
     are the setup's players (or the setup) or none yet; ``event_date`` ISO ``YYYY-MM-DD``. Its
@@ -188,11 +195,11 @@ def blank_protocol_pdf(table, players, pack, event=None, event_date=None, now=No
                        made_at=now or datetime.now().astimezone(), players=rows,
                        first=setup.first_player if setup else None, setup=setup,
                        slots=[label for _kind, label in SLOTS.values()], deal_rows=DEAL_ROWS,
-                       resources=[r.name for r in pack.resources] if pack is not None else [],
+                       resources=[resource_label(pack, r.key) for r in pack.resources] if pack is not None else [],
                        threat_max=pack.threat_max if pack is not None else None,
                        federalist_capital=pack.federalist_capital if pack is not None else None,
                        beats=sorted(pack.self_rival_beats.items()) if pack is not None else [],
-                       pack_title=pack.title if pack is not None else "")
+                       pack_title=shipped_title(pack))
 
 
 __all__ = ["event_file", "build_event", "event_workbook_xlsx", "results_pdf", "certificates_pdf",

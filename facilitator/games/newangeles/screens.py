@@ -486,7 +486,7 @@ def field_label(name):
     base = name.split("-", 1)[0].split("[", 1)[0]
     labels = {"player": _("Player"), "amount": _("Amount"), "reason": _("Reason"), "from": _("From"),
               "to": _("To"), "capital": _("Capital"), "changes": _("Supply change"), "production": _("Production"),
-              "event": _("Event"), "event_threat": _("Threat from the event"), "next_assets": _("Asset cards"),
+              "event": _("Event card"), "event_threat": _("Threat from the event"), "next_assets": _("Asset cards"),
               "assets_left": _("Asset cards left"), "first_player": _("First player"), "asset": _("Asset card"),
               "extra_reason": _("Reason for the extra support"), "override_reason": _("Reason for the override"),
               "main": _("Main offer"), "counteroffers": _("Counteroffers"), "support": _("Support"),
