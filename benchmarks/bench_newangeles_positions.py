@@ -11,7 +11,9 @@ the active player's offer wins an asset nobody holds), and stored through
 through the app in-process: its size in bytes and gzipped (level 6, as a web server would send
 it), its positions (``<template data-position>``), the median server time to draw it the first
 time at a position (``first ms``: the engine's answers and the drawing) and again (``again
-ms``: kept with the cached game), and ``answers ms``, the engine's part alone. ``moves`` is how
+ms``: kept with the cached game), and ``answers ms``, the engine's part alone (the positions and
+the emergency cards' answers); ``cards``: the states of the emergency cards the page follows
+beside the positions (whose card is faceup after the deals entered offline). ``moves`` is how
 many moves in a row the host can enter offline on the screen's forms from there before a
 screen says it must ask the server: with the next round as long as the table has players, and
 at most (the longest path of the answers' keys). With ``--browser``
@@ -139,7 +141,7 @@ def run(url, args, tmp):
         sources[table_id] = re.search(r'id="positions"[^>]*data-src="([^"]+)"', page)[1].replace("&amp;", "&")
     loads = browser_fetches(app, secret, sources, args.repeat) if args.browser else {}
     print("New Angeles offline positions (GET .../positions), sample pack · in-process · median of", args.repeat)
-    print(f"{'table':>16} {'bytes':>8} {'gzip':>7} {'positions':>9} {'moves':>7} {'first ms':>9} {'again ms':>9} "
+    print(f"{'table':>16} {'bytes':>8} {'gzip':>7} {'positions':>9} {'cards':>5} {'moves':>7} {'first ms':>9} {'again ms':>9} "
           f"{'answers ms':>11}" + (f" {'fetch ms':>9} {'parse ms':>9} {'show ms':>8}" if loads else ""))
     for name, table_id, game in tables:
         src = sources[table_id]
@@ -152,7 +154,8 @@ def run(url, args, tmp):
         answers = turn_answers(game)
         moves = f"{longest(answers, len(game.players))}/{longest(answers)}"
         ms = median_ms(lambda: turn_answers(game), args.repeat)
-        line = (f"{name:>16} {len(body):>8} {len(gzip.compress(body, 6)):>7} {count:>9} {moves:>7} "
+        cards = len(answers["cards"]["states"])
+        line = (f"{name:>16} {len(body):>8} {len(gzip.compress(body, 6)):>7} {count:>9} {cards:>5} {moves:>7} "
                 f"{first:>9.1f} {again:>9.1f} {ms:>11.1f}")
         if loads:
             line += f" {loads[table_id][0]:>9.1f} {loads[table_id][1]:>9.1f} {loads[table_id][2]:>8.1f}"

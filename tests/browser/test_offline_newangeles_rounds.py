@@ -207,3 +207,66 @@ def test_the_end_of_a_round_on_the_live_screen_leads_offline_to_the_next_rounds_
         assert tablet.dialogs == []
     finally:
         tablet.close()
+
+
+def offered(form):
+    """The players whose emergency card the deal form offers (its boxes shown and enabled)."""
+    return form.locator("input[data-token]").evaluate_all(
+        "els => els.filter(e => !e.disabled && !(e.closest('label') || e).hidden).map(e => e.dataset.token)")
+
+
+def test_an_emergency_card_spent_offline_is_not_offered_again(browser, server, engine, signed_in):
+    """Anna's deal won by her emergency card, then Vera's counteroffer won by hers (the winner
+    chosen, as the offline form asks), entered offline: the later deal forms no longer offer
+    those cards, and every move is recorded once the network returns (none refused)."""
+    driver = DRIVERS["new-angeles"]
+    two = type("Driver", (), {"key": driver.key, "url": driver.url, "setup": dict(driver.setup, assets=2)})
+    tablet = Tablet(browser, signed_in)
+    try:
+        table = seated(engine, tablet.page, server.base, two)
+        page = tablet.page
+        tablet.open(server.base + driver.url(table), LANG)
+        page.locator("#positions[data-start]").wait_for(state="attached")
+        live = deal_on_screen(page)
+        assert live.get_attribute("data-token-by")  # put there from the answers
+        assert offered(live) == ["Anna", "Boris", "Vera", "Dmitri"]
+        tablet.offline(True)
+        live.locator("input[name=asset]").click()
+        live.locator("input[name=asset]").fill("A01")
+        live.locator("input[name=ui_main_kind]").check()
+        live.locator("button[data-record]").click()
+        wait_waiting(page, 1)
+
+        form = deal_on_screen(page)
+        assert form.locator("input[name=active]").input_value() == "Boris"
+        assert offered(form) == ["Boris", "Vera", "Dmitri"]  # Anna's card is spent
+        form.locator("input[name=asset]").click()
+        form.locator("input[name=asset]").fill("A02")
+        form.locator("input[name=ui_main_card]").fill("Media: Ads")
+        form.locator(".na-counters li[data-player=Vera] input[type=checkbox]").check()
+        form.locator(".na-support tr[data-player=Dmitri] input[name^=ui_sup_counter_]").fill("2")
+        form.locator("details.na-override summary").click()
+        form.locator("input[name=winner][value=counter]").check()
+        form.locator("button[data-record]").click()
+        wait_waiting(page, 2)
+
+        enter_end(page.locator("form[data-move=end_round]"), 3)
+        wait_waiting(page, 3)
+        form = deal_on_screen(page)
+        assert form.locator("input[name=active]").input_value() == "Vera"
+        assert offered(form) == ["Dmitri", "Boris"]  # clockwise from Vera: Dmitri, Anna, Boris
+
+        with page.expect_navigation():
+            tablet.offline(False)
+        page.locator("#outbox").wait_for(state="hidden")
+        moves = [m for _, m, _ in log_of(engine, table)]
+        assert [m["type"] for m in moves] == ["deal", "deal", "end_round"]
+        assert moves[0]["main"] == {"emergency": "jinteki"}
+        assert moves[1]["counteroffers"] == [{"player": "Vera", "emergency": "globalsec"}]
+        assert moves[1]["winner"] == "counter"
+        with services.db.session_scope(engine) as s:
+            game = services.load(s, table).game
+        assert [p.name for p in game.players if p.emergency == "faceup"] == ["Boris", "Dmitri"]
+        assert tablet.dialogs == []
+    finally:
+        tablet.close()

@@ -170,3 +170,46 @@ def test_the_answers_are_bounded_by_the_next_rounds_end():
             assert pos.get("label") in (None, "S1", "S2")
         assert kinds == {"deal": n + most * (most + 1) // 2, "end_round": 2, "finish": 1, None: 1}
         assert UNKNOWN in answers["positions"]
+
+
+# ----- the emergency cards (issue 18: an offline deal spending one) --------------------------------
+def test_a_deal_spending_an_emergency_card_leads_to_a_state_that_does_not_offer_it():
+    """The answers follow the cards beside the positions: a deal won by Anna's emergency card
+    leads to a state without it, and what the engine's next deal then allows matches it."""
+    from facilitator.rules.newangeles.answers import emergency_answers
+    game = make_game(assets=3)
+    cards = emergency_answers(game)
+    start = cards["states"][cards["start"]]
+    assert start["faceup"] == ["Anna", "Boris", "Vera", "Dmitri"]
+    game.apply(deal("Anna", main={"emergency": "jinteki"}))
+    after = cards["states"][start["spent"]["Anna"]]
+    legal = {m["type"]: m for m in game.legal_moves()}["deal"]
+    assert after["faceup"] == list(legal["emergency"]) == ["Boris", "Vera", "Dmitri"]
+    # a counteroffer's card, won by the counteroffer: Vera's, from there
+    game.apply(deal("Boris", asset="A02", counters=[("Vera", {"emergency": "globalsec"})],
+                    support=[("Dmitri", "counter", 1)]))
+    later = cards["states"][after["spent"]["Vera"]]
+    assert later["faceup"] == list({m["type"]: m for m in game.legal_moves()}["deal"]["emergency"]) == ["Boris", "Dmitri"]
+    # the engine refuses a spent card: no state offers it again
+    with pytest.raises(RulesError):
+        game.copy().apply(deal("Vera", asset="A03", main={"emergency": "globalsec"}))
+    assert all("Anna" not in s["faceup"] for k, s in cards["states"].items() if k != cards["start"]
+               and k in after["spent"].values())
+
+
+def test_the_spend_answers_are_the_engines_for_every_shape_of_a_deal():
+    """Every row says whose card the engine turns facedown: the winning offer's emergency card,
+    never a losing or covered one; a game whose cards are partly spent answers from its own state."""
+    from facilitator.rules.newangeles.answers import emergency_answers
+    game = make_game(assets=3)
+    game.apply(deal("Anna", main={"emergency": "jinteki"}))  # Anna's spent before the answers
+    cards = emergency_answers(game)
+    assert cards["states"][cards["start"]]["faceup"] == ["Boris", "Vera", "Dmitri"]
+    corp = {p.name: p.corp for p in game.players}
+    for active, rows in cards["spend"].items():
+        for main, standing, kind, winner, spent in rows:
+            won = active if winner == "main" else standing
+            won_kind = main if winner == "main" else kind
+            assert spent == (won if won_kind == "emergency" else None), (active, main, standing, kind, winner)
+    assert {r[1] for r in cards["spend"]["Boris"] if r[1]} == {"Vera", "Dmitri", "Anna"}
+    assert corp["Anna"] == "jinteki"

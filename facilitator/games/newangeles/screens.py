@@ -137,17 +137,73 @@ def then_lookup(cases, fields=("event_threat", "next_assets")):
     return nodes
 
 
+def spend_lookup(rows, order, seat_of):
+    """Whose emergency card a deal form spends (the engine's ``spend`` rows of its active player,
+    ``rules/newangeles/answers.py``) as the form looks it up (``data-token-by``, static/outbox.js):
+    by the main offer's emergency box, then the counteroffer rows from the last one clockwise
+    (the form lists them in that order and the last one entered stands: its emergency box, else
+    whether its card is filled in; an empty row passes), then the winner chosen. A leaf is the
+    player whose card is spent ("" none); where it depends on the count (no winner chosen) and
+    the engine's answers differ, there is no answer. ``[node]`` as ``then_lookup``'s, node 0 asked
+    first; a node with ``filled`` asks whether its field holds anything ("1") or not ("")."""
+    said = {(main, standing, kind, winner): spent or "" for main, standing, kind, winner, spent in rows}
+    nodes = [None]
+
+    def branch(on, values, filled=False):
+        """A leaf when every value is the same leaf, else the index of the node (``None``: no answer)."""
+        kept = {k: v for k, v in values.items() if v is not None}
+        if len(kept) == len(values) and all(isinstance(v, str) for v in kept.values()) and len(set(kept.values())) == 1:
+            return next(iter(kept.values()))
+        entry = {"on": on, "is": kept, **({"filled": True} if filled else {})}
+        if entry not in nodes:
+            nodes.append(entry)
+        return nodes.index(entry)
+
+    def won(main, standing, kind):
+        by_main, by_counter = said[(main, standing, kind, "main")], said[(main, standing, kind, "counter")]
+        return branch("winner", {"main": by_main, "counter": by_counter,
+                                 "": by_main if by_main == by_counter else None})
+
+    def standing_from(main, i):
+        if i < 0:
+            return said[(main, None, None, "main")]
+        name = order[i]
+        seat = seat_of[name]
+        card = branch(f"ui_counter_{seat}", {"1": won(main, name, "card"), "": standing_from(main, i - 1)},
+                      filled=True)
+        return branch(f"ui_counter_em_{seat}", {"1": won(main, name, "emergency"), "": card})
+
+    top = {"on": "ui_main_kind", "is": {"emergency": standing_from("emergency", len(order) - 1),
+                                        "": standing_from("card", len(order) - 1)}}
+    nodes[0] = top
+    return nodes
+
+
 def offline_positions(game):
     """What the game waits for after each move entered offline (``rules/newangeles/answers.py``),
     with where the live screen's own form leads (``live``: its deal's or demand round's key, its
-    end of round's lookup)."""
+    end of round's lookup; ``live_tokens``: whose emergency card its deal spends) and the
+    emergency cards as the page follows them (``tokens``: ``{"start", "states": {key: {"on":
+    the players whose card a deal form offers there, "after": {player: key}}}}``)."""
     answers = turn_answers(game)
     start = answers["positions"][answers["start"]]
     if start.get("cases") is not None:
         live = {"end_round": then_lookup(start["cases"])}
     else:
         live = {start["expects"]: start.get("deal_then") or start.get("then")} if start.get("expects") else {}
-    return dict(answers, live={k: v for k, v in live.items() if v})
+    cards = answers["cards"]
+    tokens = {"start": cards["start"],
+              "states": {k: {"on": v["faceup"], "after": v["spent"]} for k, v in cards["states"].items()}}
+    live_tokens = {}
+    if start.get("expects") == "deal":
+        live_tokens["deal"] = token_lookup(game, cards, start["active"])
+    return dict(answers, live={k: v for k, v in live.items() if v}, tokens=tokens, live_tokens=live_tokens)
+
+
+def token_lookup(game, cards, active):
+    """``spend_lookup`` for a deal form of ``active`` on ``game``'s table."""
+    return spend_lookup(cards["spend"][active], game.clockwise_from_left(active),
+                        {p.name: p.seat for p in game.players})
 
 
 def _render_table(loaded, status=200, **extra):
@@ -164,21 +220,26 @@ def _positions(loaded):
     nothing is counted offline."""
     game = loaded.game
     answers = offline_positions(game)
-    parts, part_of, then_by = {}, {}, {}
+    every_card = {p.name: p.corp for p in game.players}
+    parts, part_of, then_by, token_by = {}, {}, {}, {}
     for key, pos in answers["positions"].items():
         if key == answers["start"]:
             continue
         if pos["expects"] == "deal" and pos.get("legal"):
-            legal = pos["legal"]
+            # one form per active player, every emergency card in it: the page offers those
+            # faceup where the position is reached (the answers' ``tokens``)
+            legal = dict(pos["legal"], emergency=every_card)
             same = json.dumps({k: v for k, v in legal.items() if k not in ("deal", "of")}, sort_keys=True)
             if same not in parts:
-                parts[same] = (f"na-deal-{len(parts)}", deal_view(game, legal, dict(EMPTY_DEAL)))
+                name = f"na-deal-{len(parts)}"
+                parts[same] = (name, deal_view(game, legal, dict(EMPTY_DEAL)))
+                token_by[name] = token_lookup(game, answers["cards"], legal["active"])
             part_of[key] = parts[same][0]
         elif pos.get("cases"):
             then_by[key] = then_lookup(pos["cases"])
     html = render_template("newangeles/_positions.html",
                            **_context(loaded, positions=answers, parts=dict(parts.values()), part_of=part_of,
-                                      then_by=then_by))
+                                      then_by=then_by, token_by=token_by, choices=_rival_choices(loaded)))
     return _BLANK_LINES.sub("\n", html)  # a run of blank space holding a line break: one (no preformatted text)
 
 
@@ -664,12 +725,18 @@ def _finish_context(loaded):
     game = loaded.game
     sealed = game.setup.sealed_rivals()
     legal = {m["type"]: m for m in game.legal_moves()}
-    choices = [(p.corp, corp_label(loaded.pack, p.corp)) for p in game.players] + [(FEDERALIST, _("Federalist"))]
+    choices = _rival_choices(loaded)
     standing = table_standing(game)
     return dict(loaded=loaded, game=game, seq=loaded.seq, tracks=tracks(game), standing=standing,
                 players=player_rows(game, standing), required=legal.get("finish", {}).get("required", []),
                 sealed=[n for n in game.names if n in sealed], choices=choices, posted={},
                 ended_text=ended_text(game))
+
+
+def _rival_choices(loaded):
+    """The rival cards a reveal's select offers: every corporation in play and the Federalist
+    (the same for every player: nothing of a sealed card shows in it)."""
+    return [(p.corp, corp_label(loaded.pack, p.corp)) for p in loaded.game.players] + [(FEDERALIST, _("Federalist"))]
 
 
 def ended_text(game):

@@ -20,9 +20,12 @@ no answer.
   "then": key}]}``: where the end of the round leads for each pair of its numbers the engine
   accepts (None: the field left empty; a pair not listed is no answer);
 - ``{"expects": "demand_round", "label", "legal", "then": key}``;
-- ``{"expects": "finish", "label", "legal"}`` (the game is over: revealing the rivals, some
-  sealed at setup, is the server's);
-- ``{"expects": None}`` (``UNKNOWN``).
+- ``{"expects": "finish", "label", "legal", "then": OVER}``: the game is over; its form (the
+  rivals not sealed at setup: ``legal``'s ``required``) can be entered offline, and leads to
+  ``{"expects": "over"}``: revealing the sealed rivals and deciding the winners is the server's;
+- ``{"expects": None}`` (``UNKNOWN``);
+
+and ``"cards"``: the emergency cards, followed beside the positions (``emergency_answers``).
 
 ``legal`` is the engine's legal move of that type there (``Game.legal_moves``: what the screen
 needs to draw its form). **The horizon:** the round after the start's is answered through its end
@@ -36,9 +39,11 @@ draws each position's own form from it, looks up where each move leads and compu
 
 from ..errors import RulesError
 from .game import Game
-from .moves import Investment, Move, Offer
+from .moves import Counteroffer, Investment, Move, Offer
 
 UNKNOWN = "?"
+#: the position after the reveal entered offline: the winners are the server's to decide
+OVER = "over"
 #: the next round's asset cards answered: up to the number of players plus these
 EXTRA_ASSETS = 2
 
@@ -84,6 +89,9 @@ def turn_answers(game: Game):
             return keys[canonical]
         key = add(canonical, f"{expects[0]}{len(positions)}",
                   {"expects": expects, "label": g.label, "legal": _legal(g, expects)})
+        if expects == "finish":  # the reveal entered offline: what it decides is the server's to say
+            positions[key]["then"] = add(("over",), OVER, {"expects": "over"})
+            return key
         if ended:
             return key
         if expects == "end_round":
@@ -103,7 +111,7 @@ def turn_answers(game: Game):
 
     start = key_of(game, False)
     unknown()
-    return {"start": start, "positions": positions}
+    return {"start": start, "positions": positions, "cards": emergency_answers(game)}
 
 
 def _legal(g, kind):
@@ -126,3 +134,70 @@ def _plain_investments(g):
     if len(cards) < len(g.players):
         return None
     return tuple(Investment(p.name, card, 0) for p, card in zip(g.players, cards))
+
+
+# ----- the emergency cards (D8), followed apart from the positions ------------------------------
+#: what an offer is made with, as ``emergency_answers``' ``spend`` names it
+KINDS = ("card", "emergency")
+
+
+def emergency_answers(game):
+    """Whose emergency card is faceup after the deals entered offline (issue 18: a deal won by an
+    emergency card spends it, and the later deals must not offer it again). The cards' state is
+    independent of what the game waits for (no position's key depends on it, only what a deal's
+    form offers), so it is answered beside the positions rather than multiplying them:
+
+    ``{"start": key, "states": {key: {"faceup": [names], "spent": {name: key}}},
+    "spend": {active: [[main kind, standing player | None, standing kind | None, winner, spent]]}}``
+
+    ``spend`` is the engine's answer, for each player who may be active, for every shape of a deal
+    that decides a card's fate: the main offer made with an action card or the emergency card
+    (``KINDS``), no counteroffer standing or one standing (its player and kind), the winner; its
+    last item is the player whose card the engine turns facedown (None: none). ``states`` are the
+    faceup cards reachable from the game's by deals spending one card each, and where spending
+    one of them leads (the engine says which cards a deal won by a player's emergency card turns
+    facedown: only that one). Nothing else turns a card in the moves the screen answers (an end
+    of round, a demand round; an adjust is not answered). Asked of a new game of the same setup
+    with every card faceup (``adjust``), whose first player is made each active in turn."""
+    fresh = Game(game.pack, game.setup)
+    corps = {p.name: p.corp for p in fresh.players}
+    fresh.apply(Move("adjust", reason="offline answers", emergency={c: "faceup" for c in corps.values()}))
+    spend, turned = {}, {}
+    for active in fresh.names:
+        g = fresh.copy()
+        if g.first_player != active:
+            g.apply(Move("adjust", reason="offline answers", first_player=active))
+        rows = spend[active] = []
+        asset = _plain_deal(g, active).asset
+        shapes = [(None, None)] + [(x, kind) for x in g.clockwise_from_left(active) for kind in KINDS]
+        for main in KINDS:
+            for standing, kind in shapes:
+                for winner in (("main", "counter") if standing else ("main",)):
+                    move = Move("deal", active=active, asset=asset,
+                                main=_offer(main, corps[active]),
+                                counteroffers=(Counteroffer(standing, _offer(kind, corps[standing])),) if standing else (),
+                                support=(), winner=winner,
+                                override_reason="offline answers" if winner == "counter" else None)
+                    turns = g.copy().apply(move).emergency
+                    facedown = [name for name, corp in corps.items() if turns.get(corp) == "facedown"]
+                    spent = facedown[0] if facedown else None
+                    if spent is not None:
+                        turned[spent] = frozenset(facedown)
+                    rows.append([main, standing, kind, winner, spent])
+    keys = {}
+
+    def key_of(faceup):
+        if faceup not in keys:
+            keys[faceup] = f"c{len(keys)}"
+            states[keys[faceup]] = entry = {"faceup": [n for n in fresh.names if n in faceup], "spent": {}}
+            for name in entry["faceup"]:
+                entry["spent"][name] = key_of(faceup - turned.get(name, frozenset((name,))))
+        return keys[faceup]
+
+    states = {}
+    start = key_of(frozenset(p.name for p in game.players if p.emergency == "faceup"))
+    return {"start": start, "states": states, "spend": spend}
+
+
+def _offer(kind, corp):
+    return Offer(emergency=corp) if kind == "emergency" else Offer(card="offline")
