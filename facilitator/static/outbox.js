@@ -346,10 +346,11 @@
     if (!template && key === positions.dataset.start) { showLive(); return true; }
     if (!template) { key = "?"; template = positionOf(key); }
     if (!template) { showLive(); return false; }
-    var showing = key + (at ? " " + at : "");
-    if (shown && shown.dataset.positionShown === showing) return true;  // as it is: what the host types stays
+    var state = at || "";
+    if (shown && shown.dataset.positionShown === key && (shown.dataset.tokensShown || "") === state) return true;  // as it is: what the host types stays
     var box = document.createElement("div");
-    box.dataset.positionShown = showing;
+    box.dataset.positionShown = key;
+    if (state) box.dataset.tokensShown = state;
     for (var t = template, seen = 0; t && seen < 5; t = positionOf(t.dataset.include || null), seen++) {
       box.appendChild(t.content.cloneNode(true));
     }

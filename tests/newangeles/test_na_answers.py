@@ -168,7 +168,7 @@ def test_the_answers_are_bounded_by_the_next_rounds_end():
         for pos in answers["positions"].values():
             kinds[pos["expects"]] = kinds.get(pos["expects"], 0) + 1
             assert pos.get("label") in (None, "S1", "S2")
-        assert kinds == {"deal": n + most * (most + 1) // 2, "end_round": 2, "finish": 1, None: 1}
+        assert kinds == {"deal": n + most * (most + 1) // 2, "end_round": 2, "finish": 1, "over": 1, None: 1}  # the reveal leads to "over"
         assert UNKNOWN in answers["positions"]
 
 
