@@ -27,7 +27,8 @@
 // from the chosen option's data-allow map of button value -> key), the key of the position the
 // engine says the move leads to, or, where that depends on numbers the host types, in
 // data-then-by a lookup of the form's fields: [{"on": field, "is": {value: key | node}}], node
-// 0 asked first, a value not listed no answer (the live screen's own forms: data-live, by their
+// 0 asked first, a value not listed no answer (a node may ask instead whether a field holds
+// anything, "filled", or a whole number at least so large, "at_least") (the live screen's own forms: data-live, by their
 // data-move, a key or such a lookup; the page's CSRF token is put into the positions' forms; a
 // part the positions share, such as a set of skill steppers or a player's form, is drawn once
 // as <template data-part> and put where a shown position names it in data-fill, with the
@@ -405,7 +406,9 @@
   function thenBy(form) { return lookUp(form, form.dataset.thenBy); }
   // a lookup of a form's fields ([{"on": field, "is": {value: leaf | node}}], node 0 asked
   // first): each field's value as the form posts it (a box not ticked, or not offered: ""), or
-  // with "filled" whether it holds anything ("1") or not (""); null: no answer
+  // with "filled" whether it holds anything ("1") or not (""), or with "at_least": n whether
+  // the whole number it holds is at least n ("1") or less (""; an empty field holds the node's
+  // "empty" number, else no answer; anything but digits is no answer); null: no answer
   function lookUp(form, text) {
     var tree;
     try { tree = JSON.parse(text || "null"); } catch (e) { return null; }
@@ -415,7 +418,12 @@
       if (input && input.type === "checkbox") value = input.checked && !input.disabled ? input.value : "";
       else if (input && typeof input.value === "string") value = input.value;
       if (node.filled) value = value.trim() !== "" ? "1" : "";
-      var next = Object.prototype.hasOwnProperty.call(node.is, value) ? node.is[value] : null;
+      if (typeof node.at_least === "number") {
+        var typed = value.trim();
+        if (typed === "" && typeof node.empty === "number") typed = String(node.empty);
+        value = /^[0-9]+$/.test(typed) ? (parseInt(typed, 10) >= node.at_least ? "1" : "") : null;
+      }
+      var next = value !== null && Object.prototype.hasOwnProperty.call(node.is, value) ? node.is[value] : null;
       if (typeof next === "string") return next;
       node = typeof next === "number" ? tree[next] : null;
     }

@@ -110,28 +110,49 @@ def _context(loaded, **extra):
     return ctx
 
 
-def then_lookup(cases, fields=("event_threat", "next_assets")):
+def then_lookup(cases, short=None, fields=("event_threat", "met", "next_assets")):
     """Where an end of round leads (the engine's ``cases``) as its form looks it up
     (``data-then-by``, read by static/outbox.js): ``[node]``, the first one asked first, a node
     being ``{"on": field, "is": {value: key | node index}}``, each field's value as the form
-    posts it ("" when left empty). Nodes that say the same are one (every threat that takes no
-    city over leads to the same next rounds). A value not listed is no answer."""
+    posts it ("" when left empty). Where a demand round follows and whether its demand is met
+    changes where the end leads (``met`` of the cases), "at least" nodes ask it, one for each
+    resource the engine says is short at zero production (``short``, the position's): ``{"on":
+    "production-<resource>", "at_least": the shortfall, "empty": 0, "is": {"1": at least, "":
+    less}}`` (an empty production field produces nothing), the demand met when every one is at
+    least its shortfall. Nodes that say the same are one (every threat that takes no city over
+    leads to the same next rounds). A value not listed is no answer."""
     nodes = [None]
 
-    def node(level, rows):
-        groups = {}
-        for row in rows:
-            value = row[fields[level]]
-            groups.setdefault("" if value is None else str(value), []).append(row)
-        last = level == len(fields) - 1
-        entry = {"on": fields[level], "is": {value: (group[0]["then"] if last else node(level + 1, group))
-                                             for value, group in groups.items()}}
+    def put(entry, level):
         if level == 0:
             nodes[0] = entry
             return 0
         if entry not in nodes:
             nodes.append(entry)
         return nodes.index(entry)
+
+    def node(level, rows):
+        if level == len(fields):
+            thens = {row["then"] for row in rows}
+            return thens.pop() if len(thens) == 1 else None
+        field = fields[level]
+        groups = {}
+        for row in rows:
+            value = row[field]
+            groups.setdefault(value if field == "met" else ("" if value is None else str(value)), []).append(row)
+        if field == "met":
+            said = {met: node(level + 1, group) for met, group in groups.items()}
+            if len(set(said.values())) == 1:  # the production changes nothing here
+                return next(iter(said.values()))
+            if not short or level == 0:
+                return None
+            target = said.get(True)
+            for resource, amount in reversed(list(short.items())):
+                answers = {k: v for k, v in (("1", target), ("", said.get(False))) if v is not None}
+                target = put({"on": f"production-{resource}", "at_least": amount, "empty": 0, "is": answers}, level)
+            return target
+        answers = {value: node(level + 1, group) for value, group in groups.items()}
+        return put({"on": field, "is": {k: v for k, v in answers.items() if v is not None}}, level)
 
     node(0, cases)
     return nodes
@@ -188,7 +209,7 @@ def offline_positions(game):
     answers = turn_answers(game)
     start = answers["positions"][answers["start"]]
     if start.get("cases") is not None:
-        live = {"end_round": then_lookup(start["cases"])}
+        live = {"end_round": then_lookup(start["cases"], start.get("short"))}
     else:
         live = {start["expects"]: start.get("deal_then") or start.get("then")} if start.get("expects") else {}
     cards = answers["cards"]
@@ -213,9 +234,10 @@ def _render_table(loaded, status=200, **extra):
 def _positions(loaded):
     """The positions the moves entered offline lead to, each with the live screen's own form for
     it: the next active player's deal (empty, as the live screen draws a new deal), the end of
-    a round. A deal form is drawn once per active player (``parts``: the positions of the same
-    player differ only in their title and where they lead, which each position names); an end of
-    round leads where its numbers say (``then_by``). Their forms post the helper inputs as a
+    a round, a demand round, the reveal. A deal form is drawn once per active player (``parts``:
+    the positions of the same player differ only in their title and where they lead, which each
+    position names), a demand round's once per outcome (its positions differ only in where they
+    lead); an end of round leads where its numbers say (``then_by``). Their forms post the helper inputs as a
     tablet without JavaScript does (``ui``): the server folds and checks them when they are sent;
     nothing is counted offline."""
     game = loaded.game
@@ -235,8 +257,16 @@ def _positions(loaded):
                 parts[same] = (name, deal_view(game, legal, dict(EMPTY_DEAL)))
                 token_by[name] = token_lookup(game, answers["cards"], legal["active"])
             part_of[key] = parts[same][0]
+        elif pos["expects"] == "demand_round" and pos.get("legal"):
+            # one form per outcome (met or not, a takeover or not), shared by the positions that
+            # differ only in where they lead (the next round's asset cards), which each names
+            shape = {k: v for k, v in pos.items() if k != "then"}
+            same = json.dumps(shape, sort_keys=True)
+            if same not in parts:
+                parts[same] = (f"na-demand-{len(parts)}", shape)
+            part_of[key] = parts[same][0]
         elif pos.get("cases"):
-            then_by[key] = then_lookup(pos["cases"])
+            then_by[key] = then_lookup(pos["cases"], pos.get("short"))
     html = render_template("newangeles/_positions.html",
                            **_context(loaded, positions=answers, parts=dict(parts.values()), part_of=part_of,
                                       then_by=then_by, token_by=token_by, choices=_rival_choices(loaded)))

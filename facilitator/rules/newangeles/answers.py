@@ -4,22 +4,32 @@ round after this one.
 
 A deal's outcome for whoever comes next does not depend on what was offered: the token passes
 on and the round's asset cards count down (D21). What follows an end of round depends only on
-two of its numbers: the threat its event adds (a takeover ends the game, D19) and the asset cards
-of the next round (D2); what follows a demand round depends on nothing the host enters there
-(its outcome is the tracked supply's, its investments change capital only). ``turn_answers(game)``
-finds all of it from the engine itself, by applying moves to copies of the game: a plain deal
-(the active player's offer, nobody countering, the main offer winning), an end of round with each
-threat the track has (0 to the pack's maximum, or none) and each number of asset cards up to the
-horizon's (or none), a demand round with every player investing. A move the engine refuses is
-no answer.
+two of its numbers, the threat its event adds (a takeover ends the game, D19) and the asset cards
+of the next round (D2), and, where a demand round follows, on whether its production covers
+what that round finds short: the tracked supply against the demand card (§6, D24), production
+only adding to it, so the demand is met when the production of each resource short at zero
+production is at least that shortfall (the engine's ``demand_outcome``). What follows a demand
+round depends on nothing the host enters there (its outcome is the tracked supply's, its
+investments change capital only). ``turn_answers(game)`` finds all of it from the engine itself,
+by applying moves to copies of the game: a plain deal (the active player's offer, nobody
+countering, the main offer winning), an end of round with each threat the track has (0 to the
+pack's maximum, or none), each number of asset cards up to the horizon's (or none) and, before a
+demand round with something short, a production of nothing and one of exactly the shortfall, a
+demand round with every player investing. A move the engine refuses is no answer.
 
 ``{"start": key, "positions": {key: position}}``, a position being
 
 - ``{"expects": "deal", "active", "deal", "of", "label", "legal", "deal_then": key}``;
-- ``{"expects": "end_round", "label", "legal", "cases": [{"event_threat", "next_assets",
-  "then": key}]}``: where the end of the round leads for each pair of its numbers the engine
-  accepts (None: the field left empty; a pair not listed is no answer);
-- ``{"expects": "demand_round", "label", "legal", "then": key}``;
+- ``{"expects": "end_round", "label", "legal", "cases": [{"event_threat", "next_assets", "met",
+  "then": key}], "short"}``: where the end of the round leads for each pair of its numbers the
+  engine accepts (None: the field left empty; a pair not listed is no answer) and, where a demand
+  round follows and something is short there (``short``: ``{resource: the production it needs}``,
+  the engine's shortfall at zero production), for a production meeting the demand or not
+  (``met``; None: the production changes nothing);
+- ``{"expects": "demand_round", "label", "card", "met", "takeover", "legal", "then": key}``: a
+  demand round reached with its demand met or not, its unmet demand taking the city over or
+  not (one position per outcome and where it leads; ``legal`` without the shortfall, which
+  depends on the production entered offline);
 - ``{"expects": "finish", "label", "legal", "then": OVER}``: the game is over; its form (the
   rivals not sealed at setup: ``legal``'s ``required``) can be entered offline, and leads to
   ``{"expects": "over"}``: revealing the sealed rivals and deciding the winners is the server's;
@@ -28,13 +38,14 @@ no answer.
 and ``"cards"``: the emergency cards, followed beside the positions (``emergency_answers``).
 
 ``legal`` is the engine's legal move of that type there (``Game.legal_moves``: what the screen
-needs to draw its form). **The horizon:** the round after the start's is answered through its end
-of round, whose form is drawn but whose numbers lead nowhere (no ``cases``), as do a demand round
-and the game's end reached from an end of round entered offline (the demand round's outcome
-depends on the production entered): what follows is the server's to say. The next round's
-asset cards are answered up to the number of players plus ``EXTRA_ASSETS`` (events and asset
-abilities add some); a larger number is no answer. The screen names who is active every time,
-draws each position's own form from it, looks up where each move leads and computes no rule.
+needs to draw its form). **The horizon:** the standard round after the start's is answered
+through its end of round, whose form is drawn but whose numbers lead nowhere (no ``cases``):
+what follows is the server's to say. A demand round ends no standard round: one reached from an
+end of round entered offline (S2's, S4's, S6's) is answered, leading to the next standard round
+through its end, or to the game's end. The next round's asset cards are answered up to the
+number of players plus ``EXTRA_ASSETS`` (events and asset abilities add some); a larger number
+is no answer. The screen names who is active every time, draws each position's own form from
+it, looks up where each move leads and computes no rule.
 """
 
 from ..errors import RulesError
@@ -71,11 +82,14 @@ def turn_answers(game: Game):
         return key_of(later, ended)
 
     def key_of(g, ended):
-        """``ended``: a round has ended on the way from the start (the horizon's round)."""
+        """``ended``: a standard round has ended on the way from the start (the horizon's round;
+        a demand round ends no standard round, so the one after it is still answered)."""
         if g.finished:
             return unknown()
         nxt = g.next()
         expects = nxt["expects"]
+        if expects == "demand_round":
+            return demand_key(g)
         if expects == "deal":
             canonical = ("deal", g.label, nxt["deal"], nxt["of"], nxt["active"])
             if canonical in keys:
@@ -94,24 +108,57 @@ def turn_answers(game: Game):
             return key
         if ended:
             return key
-        if expects == "end_round":
-            most = len(g.players) + EXTRA_ASSETS
-            positions[key]["cases"] = [
-                {"event_threat": threat, "next_assets": assets, "then": then}
-                for threat in (None, *range(g.pack.threat_max + 1))
-                for assets in (None, *range(1, most + 1))
-                for then in [after(g, Move("end_round", production={}, event_threat=threat, next_assets=assets), True)]
-                if then is not None]
-        elif expects == "demand_round":
-            investments = _plain_investments(g)
-            thens = [after(g, Move("demand_round", investments=investments, next_demand=card), True)
-                     for card in (g.demand, None)] if investments else []
-            positions[key]["then"] = next((t for t in thens if t is not None), None) or unknown()
+        most = len(g.players) + EXTRA_ASSETS
+        short = _shortfall(g)
+        # the production entered matters only to a demand round that follows, and only whether
+        # it covers what is short there (met: at least the shortfall of each resource)
+        productions = ((True, dict(short)), (False, {})) if short else ((None, {}),)
+        if short:
+            positions[key]["short"] = short
+        positions[key]["cases"] = [
+            {"event_threat": threat, "next_assets": assets, "met": met, "then": then}
+            for threat in (None, *range(g.pack.threat_max + 1))
+            for assets in (None, *range(1, most + 1))
+            for met, production in productions
+            for then in [after(g, Move("end_round", production=production, event_threat=threat, next_assets=assets),
+                               True)]
+            if then is not None]
         return key
+
+    def demand_key(g):
+        """A demand round, answered wherever it is reached (its outcome is the tracked supply's:
+        whether its demand is met and whether that takes the city over, as the engine says for
+        the supply the moves before it leave), keyed by that outcome and where it leads."""
+        legal = _legal(g, "demand_round")
+        investments = _plain_investments(g)
+        thens = [after(g, Move("demand_round", investments=investments, next_demand=card), True)
+                 for card in (g.demand, None)] if investments else []
+        then = next((t for t in thens if t is not None), None) or unknown()
+        canonical = ("demand_round", g.label, legal["met"], legal["takeover"], then)
+        if canonical not in keys:
+            add(canonical, f"m{len(positions)}",
+                {"expects": "demand_round", "label": g.label, "met": legal["met"], "takeover": legal["takeover"],
+                 "card": g.demand.code, "legal": {k: v for k, v in legal.items() if k != "short"}, "then": then})
+        return keys[canonical]
 
     start = key_of(game, False)
     unknown()
     return {"start": start, "positions": positions, "cards": emergency_answers(game)}
+
+
+def _shortfall(g):
+    """What the demand round following the end of round ``g`` waits for would find short were
+    nothing produced (``{resource: amount}``, the engine's ``demand_outcome``; the demand is met
+    when the production of each is at least that); None when no demand round follows."""
+    for assets in (None, 1):
+        later = g.copy()
+        try:
+            later.apply(Move("end_round", production={}, next_assets=assets))
+        except RulesError:
+            continue
+        nxt = later.next()
+        return later.demand_outcome()[1] if nxt and nxt["expects"] == "demand_round" else None
+    return None
 
 
 def _legal(g, kind):
