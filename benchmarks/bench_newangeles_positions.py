@@ -4,14 +4,20 @@ the turn screen carries the engine's answers for the moves a host enters offline
     python3 benchmarks/bench_newangeles_positions.py [--repeat 9] [--browser]
 
 Tables of the sample pack, 4 and 6 players (as many asset cards a round as players), are cut at
-the first deal of S1, at S1's last deal, at S1's end of round and at S2's first deal (plain deals:
-the active player's offer wins an asset nobody holds), and stored through
+the first deal of S1, at S1's last deal, at S1's end of round, at S2's first and last deals and
+at S2's end of round (plain deals: the active player's offer wins an asset nobody holds; S1's end
+producing nothing: from S2 on, the answers reach D1, whose outcome depends on the production
+typed at S2's end, and S3's deals), and stored through
 ``services.import_record``. For each cut the positions fragment (``GET /na/table/<id>/positions
 ?after=<seq>``, fetched by the tablet once the screen is idle, off the tap's path) is asked
 through the app in-process: its size in bytes and gzipped (level 6, as a web server would send
 it), its positions (``<template data-position>``), the median server time to draw it the first
 time at a position (``first ms``: the engine's answers and the drawing) and again (``again
-ms``: kept with the cached game), and ``answers ms``, the engine's part alone. ``moves`` is how
+ms``: kept with the cached game), and ``answers ms``, the engine's part alone (the positions and
+the emergency cards' answers); ``cards``: the states of the emergency cards the page follows
+beside the positions (whose card is faceup after the deals entered offline); ``demand``: the
+demand-round positions among them (one per outcome, met or not and taking the city over or not,
+and where it leads). ``moves`` is how
 many moves in a row the host can enter offline on the screen's forms from there before a
 screen says it must ask the server: with the next round as long as the table has players, and
 at most (the longest path of the answers' keys). With ``--browser``
@@ -42,7 +48,7 @@ from facilitator.rules.newangeles.moves import Move, Offer  # noqa: E402
 
 NAMES = ("Anna", "Boris", "Vera", "Dmitri", "Elena", "Fyodor")
 CORPS = ("jinteki", "nbn", "globalsec", "haas-bioroid", "weyland", "melange")
-CUTS = ("S1 deal 1", "S1 last deal", "S1 end", "S2 deal 1")
+CUTS = ("S1 deal 1", "S1 last deal", "S1 end", "S2 deal 1", "S2 last deal", "S2 end")
 
 
 def plain_deal(game):
@@ -60,15 +66,18 @@ def cut(players, where):
     if where != "S1 deal 1":
         while game.assets_left > (1 if where == "S1 last deal" else 0):
             game.apply(plain_deal(game))
-    if where == "S2 deal 1":
+    if where.startswith("S2"):
         game.apply(Move("end_round", production={}, next_assets=players))
+    if where in ("S2 last deal", "S2 end"):
+        while game.assets_left > (1 if where == "S2 last deal" else 0):
+            game.apply(plain_deal(game))
     return Record(table=f"{players}p {where}", pack=pack, setup=setup, moves=list(game.moves)), game
 
 
 def longest(answers, assets=None):
     """The most moves a host enters in a row offline from here before a screen says it must ask
     the server: the live screen's own form, then the forms of the positions its answers lead to
-    (a deal, an end of round), following every key a position names (``deal_then``, ``then``,
+    (a deal, an end of round, a demand round), following every key a position names (``deal_then``, ``then``,
     the keys an end of round's lookup gives; ``assets``: only those of an end of round giving
     the next round that many asset cards)."""
     positions, memo = answers["positions"], {}
@@ -82,7 +91,7 @@ def longest(answers, assets=None):
         if key not in memo:
             memo[key] = 0
             pos = positions[key]
-            if pos["expects"] in ("deal", "end_round") or (key == answers["start"] and pos["expects"] == "demand_round"):
+            if pos["expects"] in ("deal", "end_round", "demand_round"):
                 memo[key] = 1 + max((depth(k) for k in nexts(pos)), default=0)
         return memo[key]
 
@@ -139,8 +148,8 @@ def run(url, args, tmp):
         sources[table_id] = re.search(r'id="positions"[^>]*data-src="([^"]+)"', page)[1].replace("&amp;", "&")
     loads = browser_fetches(app, secret, sources, args.repeat) if args.browser else {}
     print("New Angeles offline positions (GET .../positions), sample pack · in-process · median of", args.repeat)
-    print(f"{'table':>16} {'bytes':>8} {'gzip':>7} {'positions':>9} {'moves':>7} {'first ms':>9} {'again ms':>9} "
-          f"{'answers ms':>11}" + (f" {'fetch ms':>9} {'parse ms':>9} {'show ms':>8}" if loads else ""))
+    print(f"{'table':>16} {'bytes':>8} {'gzip':>7} {'positions':>9} {'demand':>6} {'cards':>5} {'moves':>7} "
+          f"{'first ms':>9} {'again ms':>9} {'answers ms':>11}" + (f" {'fetch ms':>9} {'parse ms':>9} {'show ms':>8}" if loads else ""))
     for name, table_id, game in tables:
         src = sources[table_id]
         response = client.get(src)
@@ -152,7 +161,9 @@ def run(url, args, tmp):
         answers = turn_answers(game)
         moves = f"{longest(answers, len(game.players))}/{longest(answers)}"
         ms = median_ms(lambda: turn_answers(game), args.repeat)
-        line = (f"{name:>16} {len(body):>8} {len(gzip.compress(body, 6)):>7} {count:>9} {moves:>7} "
+        cards = len(answers["cards"]["states"])
+        demand = sum(p["expects"] == "demand_round" for k, p in answers["positions"].items() if k != answers["start"])
+        line = (f"{name:>16} {len(body):>8} {len(gzip.compress(body, 6)):>7} {count:>9} {demand:>6} {cards:>5} {moves:>7} "
                 f"{first:>9.1f} {again:>9.1f} {ms:>11.1f}")
         if loads:
             line += f" {loads[table_id][0]:>9.1f} {loads[table_id][1]:>9.1f} {loads[table_id][2]:>8.1f}"

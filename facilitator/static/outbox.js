@@ -27,7 +27,8 @@
 // from the chosen option's data-allow map of button value -> key), the key of the position the
 // engine says the move leads to, or, where that depends on numbers the host types, in
 // data-then-by a lookup of the form's fields: [{"on": field, "is": {value: key | node}}], node
-// 0 asked first, a value not listed no answer (the live screen's own forms: data-live, by their
+// 0 asked first, a value not listed no answer (a node may ask instead whether a field holds
+// anything, "filled", or a whole number at least so large, "at_least") (the live screen's own forms: data-live, by their
 // data-move, a key or such a lookup; the page's CSRF token is put into the positions' forms; a
 // part the positions share, such as a set of skill steppers or a player's form, is drawn once
 // as <template data-part> and put where a shown position names it in data-fill, with the
@@ -39,7 +40,9 @@
 // without data-then, an undo, moves from another screen) the screen shows the game's "?"
 // position, which says so; a game without answers keeps its own screen, with the player of its
 // forms a choice; a game that draws no template of its start position keeps its live screen
-// there. Answers that did not arrive (the network dropped first, the table moved on) are answers
+// there. A state the answers follow beside the positions (data-tokens: a game's cards that a
+// move spends) is looked up the same way: each form says in data-token-by what its move spends,
+// and a shown position offers only the inputs (data-token) of what is left. Answers that did not arrive (the network dropped first, the table moved on) are answers
 // run out: the live screen stays, its player a choice, and says so. Nothing of a rule is
 // computed here: keys are only looked up.
 //
@@ -282,12 +285,14 @@
         var got = box.querySelector("#positions[data-start]");
         if (!got || got.dataset.seq !== source.dataset.seq) throw new Error("not this screen's answers");
         // the live screen's own forms lead where the answers say
-        var then = JSON.parse(got.dataset.live || "{}");
+        var then = JSON.parse(got.dataset.live || "{}"), spends = JSON.parse(got.dataset.liveTokens || "{}");
         if (live) live.querySelectorAll("form[data-move]").forEach(function (f) {
           var said = then[f.dataset.move];
           if (typeof said === "string") f.dataset.then = said;
           else if (said) f.dataset.thenBy = JSON.stringify(said);
+          if (spends[f.dataset.move]) f.dataset.tokenBy = JSON.stringify(spends[f.dataset.move]);
         });
+        tokens = got.dataset.tokens ? JSON.parse(got.dataset.tokens) : null;
         // the positions' forms are this page's forms: its session's CSRF token
         var token = document.querySelector("input[name=csrf_token]");
         got.querySelectorAll("template").forEach(function (t) {
@@ -335,18 +340,23 @@
     // move entered moves it on
     if ((!q.length || !entered) && !shown && (live.querySelector("details[open]") ||
         (document.activeElement !== body && live.contains(document.activeElement)))) return false;
-    var key = reached(q), template = positionOf(key);
+    var key = reached(q), at = tokenAt(q);
+    if (at === null) key = "?";  // the state beside the positions has no answer: nor has the screen
+    var template = positionOf(key);
     // a game that draws no template for its start position: its live screen is that position
     if (!template && key === positions.dataset.start) { showLive(); return true; }
     if (!template) { key = "?"; template = positionOf(key); }
     if (!template) { showLive(); return false; }
-    if (shown && shown.dataset.positionShown === key) return true;  // as it is: what the host types stays
+    var state = at || "";
+    if (shown && shown.dataset.positionShown === key && (shown.dataset.tokensShown || "") === state) return true;  // as it is: what the host types stays
     var box = document.createElement("div");
     box.dataset.positionShown = key;
+    if (state) box.dataset.tokensShown = state;
     for (var t = template, seen = 0; t && seen < 5; t = positionOf(t.dataset.include || null), seen++) {
       box.appendChild(t.content.cloneNode(true));
     }
     fill(box);
+    offerTokens(box, at);
     // the position takes the live screen's place (kept aside, whole, for when it is shown again)
     (shown || live).replaceWith(box);
     shown = box;
@@ -393,17 +403,58 @@
     });
   }
   // the key a form's data-then-by gives for what is typed in it (null: no answer)
-  function thenBy(form) {
+  function thenBy(form) { return lookUp(form, form.dataset.thenBy); }
+  // a lookup of a form's fields ([{"on": field, "is": {value: leaf | node}}], node 0 asked
+  // first): each field's value as the form posts it (a box not ticked, or not offered: ""), or
+  // with "filled" whether it holds anything ("1") or not (""), or with "at_least": n whether
+  // the whole number it holds is at least n ("1") or less (""; an empty field holds the node's
+  // "empty" number, else no answer; anything but digits is no answer); null: no answer
+  function lookUp(form, text) {
     var tree;
-    try { tree = JSON.parse(form.dataset.thenBy || "null"); } catch (e) { return null; }
+    try { tree = JSON.parse(text || "null"); } catch (e) { return null; }
     var node = tree && tree[0];
     for (var hops = 0; node && node.is && hops < tree.length; hops++) {
-      var input = form.elements[node.on], value = input && typeof input.value === "string" ? input.value : "";
-      var next = Object.prototype.hasOwnProperty.call(node.is, value) ? node.is[value] : null;
+      var input = form.elements[node.on], value = "";
+      if (input && input.type === "checkbox") value = input.checked && !input.disabled ? input.value : "";
+      else if (input && typeof input.value === "string") value = input.value;
+      if (node.filled) value = value.trim() !== "" ? "1" : "";
+      if (typeof node.at_least === "number") {
+        var typed = value.trim();
+        if (typed === "" && typeof node.empty === "number") typed = String(node.empty);
+        value = /^[0-9]+$/.test(typed) ? (parseInt(typed, 10) >= node.at_least ? "1" : "") : null;
+      }
+      var next = value !== null && Object.prototype.hasOwnProperty.call(node.is, value) ? node.is[value] : null;
       if (typeof next === "string") return next;
       node = typeof next === "number" ? tree[next] : null;
     }
     return null;
+  }
+  // a second state the answers follow beside the positions (data-tokens: {"start", "states":
+  // {key: {"on": [the data-token values offered there], "after": {value: key}}}}; a game's cards
+  // a move spends): a form's data-token-by looks up the value its move spends ("" none); the
+  // state the waiting moves reach (null: no answer) offers only its own data-token inputs
+  var tokens = null;
+  function tokenAt(q) {
+    if (!tokens) return undefined;
+    var at = tokens.start;
+    for (var i = 0; i < q.length; i++) {
+      var t = q[i].token;
+      if (t === undefined || t === "") continue;
+      var state = t === null ? null : tokens.states[at];
+      at = state && Object.prototype.hasOwnProperty.call(state.after, t) ? state.after[t] : null;
+      if (at === null) return null;
+    }
+    return at;
+  }
+  function offerTokens(box, at) {
+    var state = tokens && at ? tokens.states[at] : null;
+    if (!state) return;
+    box.querySelectorAll("input[data-token]").forEach(function (input) {
+      var ok = state.on.indexOf(input.dataset.token) >= 0;
+      input.disabled = !ok;
+      if (!ok) input.checked = false;
+      (input.closest("label") || input).hidden = !ok;
+    });
   }
   // a position's answers for the forms of a part (data-answers): {leads: {form: answers}, why:
   // {form: the engine's refusal}}, a form's answers a tree keyed by each chosen option in turn
@@ -607,6 +658,7 @@
     // where the engine said this move leads (the screen follows it while moves wait)
     var then = (ev.submitter && ev.submitter.dataset.then) || form.dataset.then || thenBy(form);
     if (positions && then && form.dataset.undo === undefined) { entry.then = then; entry.answers = positions.dataset.seq; }
+    if (positions && tokens && form.dataset.tokenBy !== undefined) entry.token = lookUp(form, form.dataset.tokenBy);
     if (form.dataset.undo !== undefined) entry.undo = true;
     else entry.type = form.dataset.move;
     enqueue(entry);

@@ -207,3 +207,147 @@ def test_the_end_of_a_round_on_the_live_screen_leads_offline_to_the_next_rounds_
         assert tablet.dialogs == []
     finally:
         tablet.close()
+
+
+def record_online(engine, table_id, *moves):
+    """Moves recorded as another tablet would have, to reach a position."""
+    from facilitator.rules.newangeles import read_move
+    for move in moves:
+        with services.db.session_scope(engine) as s:
+            services.record_move(s, table_id, read_move(move), services.load(s, table_id).seq)
+
+
+def test_the_end_of_a_round_and_its_demand_round_offline(browser, server, engine, signed_in):
+    """S2's end on the live screen when the network goes: the host types a production that
+    leaves tech one short of the demand card, and the screen shows the demand round as it then
+    goes (not met: threat rises by the card's 6, not how much is short); its investments and the
+    next demand card entered on that form lead to S3's first deal. With the network back the
+    end of the round and the demand round are recorded once and in order, as the form posted."""
+    driver = DRIVERS["new-angeles"]
+    one = type("Driver", (), {"key": driver.key, "url": driver.url, "setup": dict(driver.setup, assets=1)})
+    tablet = Tablet(browser, signed_in)
+    try:
+        table = seated(engine, tablet.page, server.base, one)
+        deal = {"main": {"card": "Media: Ads"}, "counteroffers": [], "support": []}
+        record_online(engine, table, dict(deal, type="deal", active="Anna", asset="A01"),
+                      {"type": "end_round", "production": {}, "next_assets": 1},
+                      dict(deal, type="deal", active="Boris", asset="A02"))
+        page = tablet.page
+        tablet.open(server.base + driver.url(table), LANG)
+        page.locator("#positions[data-start]").wait_for(state="attached")
+        live_end = page.locator("[data-position-live] form[data-move=end_round]")
+        assert "at_least" in live_end.get_attribute("data-then-by")  # the production decides the demand round
+        tablet.offline(True)
+        typed = {"energy": "4", "entertainment": "3", "tech": "2", "consumables": "5", "materials": "2"}
+        live_end.locator("input[name='production-energy']").click()
+        for r, n in typed.items():
+            live_end.locator(f"input[name='production-{r}']").fill(n)
+        live_end.locator("input[name=next_assets]").fill("2")
+        live_end.locator("button[type=submit]").click()
+        wait_waiting(page, 1)
+
+        demand = page.locator("form[data-move=demand_round]")
+        demand.wait_for()
+        assert one_line(demand.locator("h2").inner_text()) == one_line(words("Demand round {round}", round="D1"))
+        assert page.locator("[data-position-banner]").inner_text() == "D1"
+        outcome = one_line(demand.locator(".na-outcome").inner_text())
+        assert outcome == one_line(words("With the production entered the demand is not met: threat rises by "
+                                         "{amount}.", amount=6))
+        assert words("Short: {short}. Threat rises by {amount}.", short="", amount=6).split(":")[0] not in outcome
+        demand.locator("input[name=ui_inv_card_0]").click()  # a tap of its own: not a double tap's second one
+        for i in range(4):
+            demand.locator(f"input[name=ui_inv_card_{i}]").fill(f"I0{i + 1}")
+        demand.locator("input[name=ui_inv_capital_2]").fill("4")
+        demand.locator("select[name=ui_nd_code]").select_option("DM2")
+        demand.locator("button[type=submit]").click()
+        wait_waiting(page, 2)
+
+        form = deal_on_screen(page)
+        form.wait_for()
+        assert one_line(form.locator(".na-deal-title").inner_text()) == \
+            one_line(words("Deal {n} of {of}", n=1, of=2) + " · " + words("{player} is active", player="Vera"))
+        assert page.locator("[data-position-banner]").inner_text() == "S3"
+        assert len(log_of(engine, table)) == 3
+
+        with page.expect_navigation():
+            tablet.offline(False)
+        page.locator("#outbox").wait_for(state="hidden")
+        log = log_of(engine, table)
+        assert [(seq, m["type"]) for seq, m, _ in log] == \
+            [(1, "deal"), (2, "end_round"), (3, "deal"), (4, "end_round"), (5, "demand_round")]
+        assert len({c for _, _, c in log[3:]}) == 2 and all(c for _, _, c in log[3:])
+        assert log[3][1] == {"type": "end_round", "production": {r: int(n) for r, n in typed.items()},
+                             "next_assets": 2}
+        assert log[4][1]["investments"] == [{"player": n, "card": f"I0{i + 1}", "capital": 4 if i == 2 else 0}
+                                            for i, n in enumerate(("Anna", "Boris", "Vera", "Dmitri"))]
+        assert log[4][1]["next_demand"] == "DM2"
+        with services.db.session_scope(engine) as s:
+            game = services.load(s, table).game
+        assert (game.label, game.threat, game.demand_history[-1]["short"]) == ("S3", 18, {"tech": 1})
+        assert page.locator("section.na-status").get_attribute("data-next") == "deal"
+        assert tablet.dialogs == []
+    finally:
+        tablet.close()
+
+
+def offered(form):
+    """The players whose emergency card the deal form offers (its boxes shown and enabled)."""
+    return form.locator("input[data-token]").evaluate_all(
+        "els => els.filter(e => !e.disabled && !(e.closest('label') || e).hidden).map(e => e.dataset.token)")
+
+
+def test_an_emergency_card_spent_offline_is_not_offered_again(browser, server, engine, signed_in):
+    """Anna's deal won by her emergency card, then Vera's counteroffer won by hers (the winner
+    chosen, as the offline form asks), entered offline: the later deal forms no longer offer
+    those cards, and every move is recorded once the network returns (none refused)."""
+    driver = DRIVERS["new-angeles"]
+    two = type("Driver", (), {"key": driver.key, "url": driver.url, "setup": dict(driver.setup, assets=2)})
+    tablet = Tablet(browser, signed_in)
+    try:
+        table = seated(engine, tablet.page, server.base, two)
+        page = tablet.page
+        tablet.open(server.base + driver.url(table), LANG)
+        page.locator("#positions[data-start]").wait_for(state="attached")
+        live = deal_on_screen(page)
+        assert live.get_attribute("data-token-by")  # put there from the answers
+        assert offered(live) == ["Anna", "Boris", "Vera", "Dmitri"]
+        tablet.offline(True)
+        live.locator("input[name=asset]").click()
+        live.locator("input[name=asset]").fill("A01")
+        live.locator("input[name=ui_main_kind]").check()
+        live.locator("button[data-record]").click()
+        wait_waiting(page, 1)
+
+        form = deal_on_screen(page)
+        assert form.locator("input[name=active]").input_value() == "Boris"
+        assert offered(form) == ["Boris", "Vera", "Dmitri"]  # Anna's card is spent
+        form.locator("input[name=asset]").click()
+        form.locator("input[name=asset]").fill("A02")
+        form.locator("input[name=ui_main_card]").fill("Media: Ads")
+        form.locator(".na-counters li[data-player=Vera] input[type=checkbox]").check()
+        form.locator(".na-support tr[data-player=Dmitri] input[name^=ui_sup_counter_]").fill("2")
+        form.locator("details.na-override summary").click()
+        form.locator("input[name=winner][value=counter]").check()
+        form.locator("button[data-record]").click()
+        wait_waiting(page, 2)
+
+        enter_end(page.locator("form[data-move=end_round]"), 3)
+        wait_waiting(page, 3)
+        form = deal_on_screen(page)
+        assert form.locator("input[name=active]").input_value() == "Vera"
+        assert offered(form) == ["Dmitri", "Boris"]  # clockwise from Vera: Dmitri, Anna, Boris
+
+        with page.expect_navigation():
+            tablet.offline(False)
+        page.locator("#outbox").wait_for(state="hidden")
+        moves = [m for _, m, _ in log_of(engine, table)]
+        assert [m["type"] for m in moves] == ["deal", "deal", "end_round"]
+        assert moves[0]["main"] == {"emergency": "jinteki"}
+        assert moves[1]["counteroffers"] == [{"player": "Vera", "emergency": "globalsec"}]
+        assert moves[1]["winner"] == "counter"
+        with services.db.session_scope(engine) as s:
+            game = services.load(s, table).game
+        assert [p.name for p in game.players if p.emergency == "faceup"] == ["Boris", "Dmitri"]
+        assert tablet.dialogs == []
+    finally:
+        tablet.close()

@@ -63,10 +63,15 @@ class NAPositions(Positions):
 
 def look_up(tree, fields):
     """The key an end of round's ``data-then-by`` gives for the fields typed, as static/outbox.js
-    looks it up (None: no answer)."""
+    looks it up (None: no answer; an "at least" node: "1" for a whole number at least so large,
+    "" for a smaller one, an empty field holding its "empty" number)."""
     node = tree[0]
     for _ in tree:
-        found = node["is"].get(fields.get(node["on"], ""))
+        value = fields.get(node["on"], "")
+        if "at_least" in node:
+            typed = value.strip() or (str(node["empty"]) if "empty" in node else "")
+            value = ("1" if int(typed) >= node["at_least"] else "") if typed.isdigit() else None
+        found = node["is"].get(value) if value is not None else None
         if isinstance(found, str) or found is None:
             return found
         node = tree[found]

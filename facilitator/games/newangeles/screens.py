@@ -110,22 +110,20 @@ def _context(loaded, **extra):
     return ctx
 
 
-def then_lookup(cases, fields=("event_threat", "next_assets")):
+def then_lookup(cases, short=None, fields=("event_threat", "met", "next_assets")):
     """Where an end of round leads (the engine's ``cases``) as its form looks it up
     (``data-then-by``, read by static/outbox.js): ``[node]``, the first one asked first, a node
     being ``{"on": field, "is": {value: key | node index}}``, each field's value as the form
-    posts it ("" when left empty). Nodes that say the same are one (every threat that takes no
-    city over leads to the same next rounds). A value not listed is no answer."""
+    posts it ("" when left empty). Where a demand round follows and whether its demand is met
+    changes where the end leads (``met`` of the cases), "at least" nodes ask it, one for each
+    resource the engine says is short at zero production (``short``, the position's): ``{"on":
+    "production-<resource>", "at_least": the shortfall, "empty": 0, "is": {"1": at least, "":
+    less}}`` (an empty production field produces nothing), the demand met when every one is at
+    least its shortfall. Nodes that say the same are one (every threat that takes no city over
+    leads to the same next rounds). A value not listed is no answer."""
     nodes = [None]
 
-    def node(level, rows):
-        groups = {}
-        for row in rows:
-            value = row[fields[level]]
-            groups.setdefault("" if value is None else str(value), []).append(row)
-        last = level == len(fields) - 1
-        entry = {"on": fields[level], "is": {value: (group[0]["then"] if last else node(level + 1, group))
-                                             for value, group in groups.items()}}
+    def put(entry, level):
         if level == 0:
             nodes[0] = entry
             return 0
@@ -133,21 +131,100 @@ def then_lookup(cases, fields=("event_threat", "next_assets")):
             nodes.append(entry)
         return nodes.index(entry)
 
+    def node(level, rows):
+        if level == len(fields):
+            thens = {row["then"] for row in rows}
+            return thens.pop() if len(thens) == 1 else None
+        field = fields[level]
+        groups = {}
+        for row in rows:
+            value = row[field]
+            groups.setdefault(value if field == "met" else ("" if value is None else str(value)), []).append(row)
+        if field == "met":
+            said = {met: node(level + 1, group) for met, group in groups.items()}
+            if len(set(said.values())) == 1:  # the production changes nothing here
+                return next(iter(said.values()))
+            if not short or level == 0:
+                return None
+            target = said.get(True)
+            for resource, amount in reversed(list(short.items())):
+                answers = {k: v for k, v in (("1", target), ("", said.get(False))) if v is not None}
+                target = put({"on": f"production-{resource}", "at_least": amount, "empty": 0, "is": answers}, level)
+            return target
+        answers = {value: node(level + 1, group) for value, group in groups.items()}
+        return put({"on": field, "is": {k: v for k, v in answers.items() if v is not None}}, level)
+
     node(0, cases)
+    return nodes
+
+
+def spend_lookup(rows, order, seat_of):
+    """Whose emergency card a deal form spends (the engine's ``spend`` rows of its active player,
+    ``rules/newangeles/answers.py``) as the form looks it up (``data-token-by``, static/outbox.js):
+    by the main offer's emergency box, then the counteroffer rows from the last one clockwise
+    (the form lists them in that order and the last one entered stands: its emergency box, else
+    whether its card is filled in; an empty row passes), then the winner chosen. A leaf is the
+    player whose card is spent ("" none); where it depends on the count (no winner chosen) and
+    the engine's answers differ, there is no answer. ``[node]`` as ``then_lookup``'s, node 0 asked
+    first; a node with ``filled`` asks whether its field holds anything ("1") or not ("")."""
+    said = {(main, standing, kind, winner): spent or "" for main, standing, kind, winner, spent in rows}
+    nodes = [None]
+
+    def branch(on, values, filled=False):
+        """A leaf when every value is the same leaf, else the index of the node (``None``: no answer)."""
+        kept = {k: v for k, v in values.items() if v is not None}
+        if len(kept) == len(values) and all(isinstance(v, str) for v in kept.values()) and len(set(kept.values())) == 1:
+            return next(iter(kept.values()))
+        entry = {"on": on, "is": kept, **({"filled": True} if filled else {})}
+        if entry not in nodes:
+            nodes.append(entry)
+        return nodes.index(entry)
+
+    def won(main, standing, kind):
+        by_main, by_counter = said[(main, standing, kind, "main")], said[(main, standing, kind, "counter")]
+        return branch("winner", {"main": by_main, "counter": by_counter,
+                                 "": by_main if by_main == by_counter else None})
+
+    def standing_from(main, i):
+        if i < 0:
+            return said[(main, None, None, "main")]
+        name = order[i]
+        seat = seat_of[name]
+        card = branch(f"ui_counter_{seat}", {"1": won(main, name, "card"), "": standing_from(main, i - 1)},
+                      filled=True)
+        return branch(f"ui_counter_em_{seat}", {"1": won(main, name, "emergency"), "": card})
+
+    top = {"on": "ui_main_kind", "is": {"emergency": standing_from("emergency", len(order) - 1),
+                                        "": standing_from("card", len(order) - 1)}}
+    nodes[0] = top
     return nodes
 
 
 def offline_positions(game):
     """What the game waits for after each move entered offline (``rules/newangeles/answers.py``),
     with where the live screen's own form leads (``live``: its deal's or demand round's key, its
-    end of round's lookup)."""
+    end of round's lookup; ``live_tokens``: whose emergency card its deal spends) and the
+    emergency cards as the page follows them (``tokens``: ``{"start", "states": {key: {"on":
+    the players whose card a deal form offers there, "after": {player: key}}}}``)."""
     answers = turn_answers(game)
     start = answers["positions"][answers["start"]]
     if start.get("cases") is not None:
-        live = {"end_round": then_lookup(start["cases"])}
+        live = {"end_round": then_lookup(start["cases"], start.get("short"))}
     else:
         live = {start["expects"]: start.get("deal_then") or start.get("then")} if start.get("expects") else {}
-    return dict(answers, live={k: v for k, v in live.items() if v})
+    cards = answers["cards"]
+    tokens = {"start": cards["start"],
+              "states": {k: {"on": v["faceup"], "after": v["spent"]} for k, v in cards["states"].items()}}
+    live_tokens = {}
+    if start.get("expects") == "deal":
+        live_tokens["deal"] = token_lookup(game, cards, start["active"])
+    return dict(answers, live={k: v for k, v in live.items() if v}, tokens=tokens, live_tokens=live_tokens)
+
+
+def token_lookup(game, cards, active):
+    """``spend_lookup`` for a deal form of ``active`` on ``game``'s table."""
+    return spend_lookup(cards["spend"][active], game.clockwise_from_left(active),
+                        {p.name: p.seat for p in game.players})
 
 
 def _render_table(loaded, status=200, **extra):
@@ -157,28 +234,42 @@ def _render_table(loaded, status=200, **extra):
 def _positions(loaded):
     """The positions the moves entered offline lead to, each with the live screen's own form for
     it: the next active player's deal (empty, as the live screen draws a new deal), the end of
-    a round. A deal form is drawn once per active player (``parts``: the positions of the same
-    player differ only in their title and where they lead, which each position names); an end of
-    round leads where its numbers say (``then_by``). Their forms post the helper inputs as a
+    a round, a demand round, the reveal. A deal form is drawn once per active player (``parts``:
+    the positions of the same player differ only in their title and where they lead, which each
+    position names), a demand round's once per outcome (its positions differ only in where they
+    lead); an end of round leads where its numbers say (``then_by``). Their forms post the helper inputs as a
     tablet without JavaScript does (``ui``): the server folds and checks them when they are sent;
     nothing is counted offline."""
     game = loaded.game
     answers = offline_positions(game)
-    parts, part_of, then_by = {}, {}, {}
+    every_card = {p.name: p.corp for p in game.players}
+    parts, part_of, then_by, token_by = {}, {}, {}, {}
     for key, pos in answers["positions"].items():
         if key == answers["start"]:
             continue
         if pos["expects"] == "deal" and pos.get("legal"):
-            legal = pos["legal"]
+            # one form per active player, every emergency card in it: the page offers those
+            # faceup where the position is reached (the answers' ``tokens``)
+            legal = dict(pos["legal"], emergency=every_card)
             same = json.dumps({k: v for k, v in legal.items() if k not in ("deal", "of")}, sort_keys=True)
             if same not in parts:
-                parts[same] = (f"na-deal-{len(parts)}", deal_view(game, legal, dict(EMPTY_DEAL)))
+                name = f"na-deal-{len(parts)}"
+                parts[same] = (name, deal_view(game, legal, dict(EMPTY_DEAL)))
+                token_by[name] = token_lookup(game, answers["cards"], legal["active"])
+            part_of[key] = parts[same][0]
+        elif pos["expects"] == "demand_round" and pos.get("legal"):
+            # one form per outcome (met or not, a takeover or not), shared by the positions that
+            # differ only in where they lead (the next round's asset cards), which each names
+            shape = {k: v for k, v in pos.items() if k != "then"}
+            same = json.dumps(shape, sort_keys=True)
+            if same not in parts:
+                parts[same] = (f"na-demand-{len(parts)}", shape)
             part_of[key] = parts[same][0]
         elif pos.get("cases"):
-            then_by[key] = then_lookup(pos["cases"])
+            then_by[key] = then_lookup(pos["cases"], pos.get("short"))
     html = render_template("newangeles/_positions.html",
                            **_context(loaded, positions=answers, parts=dict(parts.values()), part_of=part_of,
-                                      then_by=then_by))
+                                      then_by=then_by, token_by=token_by, choices=_rival_choices(loaded)))
     return _BLANK_LINES.sub("\n", html)  # a run of blank space holding a line break: one (no preformatted text)
 
 
@@ -664,12 +755,18 @@ def _finish_context(loaded):
     game = loaded.game
     sealed = game.setup.sealed_rivals()
     legal = {m["type"]: m for m in game.legal_moves()}
-    choices = [(p.corp, corp_label(loaded.pack, p.corp)) for p in game.players] + [(FEDERALIST, _("Federalist"))]
+    choices = _rival_choices(loaded)
     standing = table_standing(game)
     return dict(loaded=loaded, game=game, seq=loaded.seq, tracks=tracks(game), standing=standing,
                 players=player_rows(game, standing), required=legal.get("finish", {}).get("required", []),
                 sealed=[n for n in game.names if n in sealed], choices=choices, posted={},
                 ended_text=ended_text(game))
+
+
+def _rival_choices(loaded):
+    """The rival cards a reveal's select offers: every corporation in play and the Federalist
+    (the same for every player: nothing of a sealed card shows in it)."""
+    return [(p.corp, corp_label(loaded.pack, p.corp)) for p in loaded.game.players] + [(FEDERALIST, _("Federalist"))]
 
 
 def ended_text(game):
