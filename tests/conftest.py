@@ -14,6 +14,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 # cut); the tests make hundreds of thousands of commits and check no power cut, so they skip the
 # 1.5 ms wait (servers they start inherit it). tests/events/test_write_lock.py checks the app's own.
 os.environ.setdefault("FACILITATOR_SQLITE_SYNCHRONOUS", "NORMAL")
+# The PDF worker gives way to the server's threads (niceness 10); beside two busy test processes
+# and Chromium it would get a tenth of a core and the protocol tests wait on it. No test checks
+# the niceness itself.
+os.environ.setdefault("FACILITATOR_PDF_NICENESS", "0")
 
 # Compiled modules: where the environment turns them off (PYTHONDONTWRITEBYTECODE, as this
 # project's CI machines do), every process the tests start (servers, their workers, the command

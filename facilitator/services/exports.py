@@ -38,8 +38,10 @@ from facilitator.services.db import instance_path
 _pool = None
 _pool_lock = threading.Lock()
 WORKERS = 1
-#: how much lower the worker process's scheduling priority is than the server's (``os.nice``)
-WORKER_NICENESS = 10
+#: how much lower the worker process's scheduling priority is than the server's (``os.nice``);
+#: ``FACILITATOR_PDF_NICENESS`` sets another (0: a machine that only prints, or the tests, whose
+#: busy test processes would otherwise leave the worker a tenth of a core)
+WORKER_NICENESS = int(os.environ.get("FACILITATOR_PDF_NICENESS") or 10)
 #: how often a worker process looks whether its server is still there (seconds)
 PARENT_CHECK_SECONDS = 0.5
 
