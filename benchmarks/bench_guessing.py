@@ -40,7 +40,8 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench_http_moves import Server, postgres_database  # noqa: E402  (the same server and databases)
+from bench_http_moves import Server  # noqa: E402  (the same server)
+from benchmarks.rig import postgres_database  # noqa: E402
 
 CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 PACK = re.compile(r'<select name="pack"><option value="([^"]+)"')
@@ -154,7 +155,7 @@ def run(args):
         if args.db == "sqlite":
             url, drop = f"sqlite:///{Path(tmp) / 'bench.db'}", None
         else:
-            url, drop = postgres_database()
+            url, drop = postgres_database("facilitator_bench_http")
         pins = populate(url, instance, args.tables)
         table8 = next(pin for pin, number in pins.items() if number == min(8, args.tables))
         server = Server(url, instance)

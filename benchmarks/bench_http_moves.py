@@ -47,6 +47,7 @@ from facilitator.rules.lyceum import Game, Record  # noqa: E402
 from facilitator.rules.errors import IllegalMoveError  # noqa: E402
 from facilitator.rules.lyceum.simulate import choose_move, random_game  # noqa: E402
 from facilitator.rules.lyceum.skills import SKILLS  # noqa: E402
+from benchmarks.rig import postgres_database  # noqa: E402
 
 TARGET_MS = 50
 DEADLINE_SECONDS = 300
@@ -236,7 +237,7 @@ def run(label, db, positions, moves, pick, seed, deadline):
         if db == "sqlite":
             db_url, drop = f"sqlite:///{Path(tmp) / 'bench.db'}", None
         else:
-            db_url, drop = postgres_database()
+            db_url, drop = postgres_database("facilitator_bench_http")
         tables = populate(db_url, instance, positions)
         server = Server(db_url, instance)
         try:
@@ -268,29 +269,6 @@ def run(label, db, positions, moves, pick, seed, deadline):
             if drop is not None:
                 drop()
     return label, samples
-
-
-def postgres_database():
-    """A database of its own on the local PostgreSQL server: ``(url, drop)``."""
-    import psycopg
-    admin = user = None
-    for user in ("postgres", "root"):
-        try:
-            admin = psycopg.connect(f"host=127.0.0.1 port=5432 user={user} dbname=postgres", autocommit=True,
-                                    connect_timeout=3)
-            break
-        except Exception:  # noqa: BLE001 - try the next role
-            continue
-    if admin is None:
-        raise SystemExit("no PostgreSQL server on 127.0.0.1:5432 (use --db sqlite)")
-    name = f"facilitator_bench_http_{os.getpid()}"
-    admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
-    admin.execute(f'CREATE DATABASE "{name}"')
-
-    def drop():
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
-    return f"postgresql+psycopg://{user}@127.0.0.1:5432/{name}", drop
 
 
 def same_table_until_finished(live, current, rng):

@@ -40,7 +40,6 @@ import random
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,6 +50,7 @@ from facilitator.rules.errors import IllegalMoveError  # noqa: E402
 from facilitator.rules.lyceum import Game, Record  # noqa: E402
 from facilitator.rules.lyceum.simulate import choose_move, random_game  # noqa: E402
 from facilitator.rules.lyceum.skills import SKILLS  # noqa: E402
+from benchmarks.rig import Counter, Meter, database  # noqa: E402
 
 TARGETS = {"api": 2.5, "form": 5.0, "outbox": 5.0}
 LABELS = {"api": "API move", "form": "form tap (POST + turn screen)", "outbox": "outbox tap (batch + turn screen)"}
@@ -97,42 +97,6 @@ def form_of(move, after):
     return form
 
 
-class Counter:
-    """The SQL round trips sent on an engine: statements, COMMIT, ROLLBACK, and BEGIN where the
-    driver sends it as a statement of its own (psycopg; on SQLite the app sends it itself)."""
-
-    def __init__(self, engine):
-        from sqlalchemy import event
-        self.count = 0
-        event.listen(engine, "before_cursor_execute", self._one)
-        event.listen(engine, "commit", self._one)
-        event.listen(engine, "rollback", self._one)
-        if engine.dialect.name == "postgresql":
-            event.listen(engine, "begin", self._one)
-
-    def _one(self, *args, **kwargs):
-        self.count += 1
-
-
-class Meter:
-    """A WSGI wrapper that measures each request inside the app: (wall s, CPU s, round trips)."""
-
-    def __init__(self, wsgi_app, counter):
-        self.app, self.counter = wsgi_app, counter
-        self.last = None
-
-    def __call__(self, environ, start_response):
-        sql, w0, c0 = self.counter.count, time.perf_counter(), time.thread_time()
-        answer = self.app(environ, start_response)
-        try:
-            body = list(answer)
-        finally:
-            if hasattr(answer, "close"):
-                answer.close()
-        self.last = (time.perf_counter() - w0, time.thread_time() - c0, self.counter.count - sql)
-        return body
-
-
 def bare_app(engine):
     """The floor: a Flask app whose one view does one insert-or-ignore and answers 201 JSON."""
     from flask import Flask, jsonify, request
@@ -163,30 +127,6 @@ def percentile(values, q):
     return ordered[max(0, min(len(ordered) - 1, -(-len(ordered) * q // 100) - 1))]
 
 
-def postgres_database():
-    import psycopg
-    admin = None
-    for user in ("postgres", "root"):
-        try:
-            admin = psycopg.connect(f"host=127.0.0.1 port=5432 user={user} dbname=postgres", autocommit=True,
-                                    connect_timeout=3)
-            break
-        except Exception:  # noqa: BLE001
-            admin = None
-    if admin is None:
-        raise SystemExit("no PostgreSQL server on 127.0.0.1:5432 (use --db sqlite)")
-    name = f"facilitator_bench_cost_{os.getpid()}"
-    admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
-    admin.execute(f'CREATE DATABASE "{name}"')
-
-    def drop():
-        from facilitator.storage.db import dispose_all
-        dispose_all()
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
-    return f"postgresql+psycopg://{user}@127.0.0.1:5432/{name}", drop
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite")
@@ -199,15 +139,8 @@ def main(argv=None):
 
     with tempfile.TemporaryDirectory(prefix="bench-cost-") as tmp:
         os.environ["FACILITATOR_INSTANCE"] = str(Path(tmp) / "instance")
-        if args.db == "sqlite":
-            url, drop = f"sqlite:///{Path(tmp) / 'bench.db'}", None
-        else:
-            url, drop = postgres_database()
-        try:
+        with database(args.db, tmp, "bench_cost") as url:
             return run(url, args, tmp)
-        finally:
-            if drop:
-                drop()
 
 
 def profile(args, measure, bare_insert, next_table):

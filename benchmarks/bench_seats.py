@@ -21,7 +21,7 @@ the share below is the larger one); each phone and projector polls at its own mo
 period, with the ETag it holds (kept from its last answer, a 304's too, as ``seat.js`` and
 ``projector.js`` do) and the link's ``?lang=`` as the players' QR codes carry it.
 
-CPU is measured inside the app, as ``bench_move_cost.py`` measures it: a WSGI wrapper takes the
+CPU is measured inside the app, as ``bench_move_cost.py`` measures it (``rig.Meter``): a WSGI wrapper takes the
 thread's CPU time of each request from the moment the app gets it to its last byte (the test
 client's own work of building the request and reading the answer is left out, on the moves'
 side as on the polls'). A second wrapper, in front of Flask, tells which polls were answered
@@ -42,32 +42,15 @@ import random
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.rig import Meter, database  # noqa: E402
+
 TARGET = 0.05  # the polls add less than 5 % to a move's CPU
 PROJECTOR_SECONDS = 3  # static/projector.js polls every 3 s
-
-
-class Meter:
-    """A WSGI wrapper: the thread's CPU time (s) of the last request, inside the app."""
-
-    def __init__(self, wsgi_app):
-        self.app, self.last = wsgi_app, 0.0
-
-    def __call__(self, environ, start_response):
-        c0 = time.thread_time()
-        answer = self.app(environ, start_response)
-        try:
-            body = list(answer)
-        finally:
-            if hasattr(answer, "close"):
-                answer.close()
-        self.last = time.thread_time() - c0
-        return body
 
 
 class Reached:
@@ -79,30 +62,6 @@ class Reached:
     def __call__(self, environ, start_response):
         self.count += 1
         return self.app(environ, start_response)
-
-
-def postgres_database():
-    import psycopg
-    admin = user = None
-    for user in ("postgres", "root"):
-        try:
-            admin = psycopg.connect(f"host=127.0.0.1 port=5432 user={user} dbname=postgres", autocommit=True,
-                                    connect_timeout=3)
-            break
-        except Exception:  # noqa: BLE001 - the next user, else no server
-            admin = None
-    if admin is None:
-        raise SystemExit("no PostgreSQL server on 127.0.0.1:5432 (use --db sqlite)")
-    name = f"facilitator_bench_seats_{os.getpid()}"
-    admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
-    admin.execute(f'CREATE DATABASE "{name}"')
-
-    def drop():
-        from facilitator.storage.db import dispose_all
-        dispose_all()
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
-    return f"postgresql+psycopg://{user}@127.0.0.1:5432/{name}", drop
 
 
 def main(argv=None):
@@ -143,17 +102,8 @@ def main(argv=None):
     for rate, fresh in runs:
         with tempfile.TemporaryDirectory(prefix="bench-seats-") as tmp:
             os.environ["FACILITATOR_INSTANCE"] = str(Path(tmp) / "instance")
-            if args.db == "sqlite":
-                url, drop = f"sqlite:///{Path(tmp) / 'seats.db'}", None
-            else:
-                url, drop = postgres_database()
-            try:
+            with database(args.db, tmp, "bench_seats") as url:
                 results.append(run(url, args, tmp, rate, fresh, first=not results))
-            finally:
-                from facilitator.storage.db import dispose_all
-                dispose_all()
-                if drop:
-                    drop()
     if args.one:
         import json
         print(json.dumps(results[0]))
@@ -279,7 +229,7 @@ def simulate(url, args, tmp, rate, fresh, first, clock, drawings, reads):
         # the page's first opening may set its cookie (the language of its link), never a poll
         assert not poller["etag"] or "Set-Cookie" not in response.headers, "a poll rewrote its session cookie"
         poller["etag"] = response.headers.get("ETag") or poller["etag"]
-        return response.status_code, meter.last, reached.count == before
+        return response.status_code, meter.last.cpu, reached.count == before
 
     def one_move():
         """A legal move at a random table not finished, recorded through the API: its CPU (s)."""
@@ -298,7 +248,7 @@ def simulate(url, args, tmp, rate, fresh, first, clock, drawings, reads):
             assert response.status_code == 201, response.get_data(as_text=True)[:300]
             t["game"].apply(move)
             t["seq"] += 1
-            return meter.last
+            return meter.last.cpu
         raise SystemExit("no table takes a move any more: fewer --seconds or more --tables")
 
     for p in polled + projectors:  # every phone and projector opened once: they hold an ETag

@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 from facilitator.rules.lyceum.ruleset import sample_pack  # noqa: E402
 from facilitator.rules.lyceum import Game  # noqa: E402
 from facilitator.rules.lyceum.simulate import choose_move, random_setup  # noqa: E402
+from benchmarks.rig import postgres_database  # noqa: E402
 
 DEADLINE_SECONDS = 600
 
@@ -43,30 +44,6 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def postgres_database():
-    """A fresh database on the local server; returns (url, drop function)."""
-    import psycopg
-    for user in ("postgres", "root"):
-        try:
-            admin = psycopg.connect(f"host=127.0.0.1 port=5432 user={user} dbname=postgres", autocommit=True,
-                                    connect_timeout=3)
-            break
-        except Exception:  # noqa: BLE001
-            admin = None
-    if admin is None:
-        raise SystemExit("no PostgreSQL server on 127.0.0.1:5432 (use --db sqlite)")
-    name = f"facilitator_load_{os.getpid()}"
-    admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
-    admin.execute(f'CREATE DATABASE "{name}"')
-
-    def drop():
-        from facilitator.storage.db import dispose_all
-        dispose_all()
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
-    return f"postgresql+psycopg://{user}@127.0.0.1:5432/{name}", drop
 
 
 def prepare(url, tables, seed):
@@ -196,7 +173,7 @@ def main():
 
     tmp = tempfile.TemporaryDirectory()
     if args.db == "postgresql":
-        url, drop = postgres_database()
+        url, drop = postgres_database("facilitator_load")
     else:
         url, drop = f"sqlite:///{tmp.name}/load.db", (lambda: None)
     server = None

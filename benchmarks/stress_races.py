@@ -36,6 +36,7 @@ from facilitator.rules.lyceum.ruleset import sample_pack_data  # noqa: E402
 from facilitator.rules.lyceum import read_pack  # noqa: E402
 from facilitator.rules.errors import IllegalMoveError, SetupError  # noqa: E402
 from facilitator.rules.lyceum.simulate import choose_move, random_setup  # noqa: E402
+from benchmarks.rig import database  # noqa: E402
 
 
 def run(url, tables, seconds, seed):
@@ -139,12 +140,6 @@ def run(url, tables, seconds, seed):
     return elapsed, outcomes, errors, broken, drifted
 
 
-def postgres_database():
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from bench_move_cost import postgres_database as make
-    return make()
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", choices=("sqlite", "postgresql", "both"), default="both")
@@ -156,12 +151,8 @@ def main(argv=None):
     for kind in (("sqlite", "postgresql") if args.db == "both" else (args.db,)):
         with tempfile.TemporaryDirectory(prefix="stress-") as tmp:
             os.environ["FACILITATOR_INSTANCE"] = str(Path(tmp) / "instance")
-            url, drop = (f"sqlite:///{Path(tmp) / 'stress.db'}", None) if kind == "sqlite" else postgres_database()
-            try:
+            with database(kind, tmp, "stress") as url:
                 elapsed, outcomes, errors, broken, drifted = run(url, args.tables, args.seconds, args.seed)
-            finally:
-                if drop:
-                    drop()
         writes = sum(n for k, n in outcomes.items() if "refused" not in k)
         refused = sum(n for k, n in outcomes.items() if "refused" in k)
         print(f"{kind}: {args.tables} tables, {elapsed:.0f} s: {writes} writes done, {refused} refused by the "

@@ -61,18 +61,48 @@ def needs_check(loaded, game=None, **extra):
                            error_text=game.error_text(problem.error, loaded.pack), **extra), 409
 
 
+def opening(game, s, table_id, *, bind=True, finished=True, elsewhere=None, **drawn_with):
+    """The opening of a table's screen, the same for every game: ``(loaded, None)`` when the
+    screen is to be drawn, else ``(None, the response to send)``. No such table: 404; a log that
+    no longer replays: the needs-checking page (409); no players yet: the table's setup; a page
+    drawn for another position than the table's: the page that says the table moved on (409;
+    ``bind``: the page is bound, with ``drawn_with`` as ``bound`` takes them); a finished game:
+    its final results (``finished=False``: the screen shows a finished game itself).
+    ``elsewhere``: the one screen a table with no players or a finished game is sent to instead,
+    before the binding is looked at («16/25»'s pages send both to its main screen, which
+    decides). A redirect answers a POST with 303. Read in the caller's unit of work ``s``."""
+    loaded = load(s, table_id)
+    if loaded.broken:
+        return None, needs_check(loaded, game)
+    code = 303 if request.method == "POST" else 302
+    if elsewhere is not None and (loaded.game is None or loaded.game.finished):
+        return None, redirect(url_for(elsewhere, table_id=table_id), code)
+    if loaded.game is None:
+        return None, redirect(url_for(game.setup, table_id=table_id), code)
+    moved_on = bound(game, loaded, **drawn_with) if bind else None
+    if moved_on is not None:
+        return None, moved_on
+    if finished and loaded.game.finished:
+        return None, redirect(url_for(game.final, table_id=table_id), code)
+    return loaded, None
+
+
+def setup_opening(game, s, table_id):
+    """The opening of a table's setup screen, the same for every game: ``(loaded, None)``, or
+    ``(None, the turn screen)`` once a move is recorded (the setup no longer changes; said so)."""
+    loaded = load(s, table_id)
+    if loaded.seq:
+        flash(_("The setup cannot change once moves are recorded"), "error")
+        return None, redirect(url_for(game.turn, table_id=table_id), 303)
+    return loaded, None
+
+
 def main_screen(game, table_id, render):
     """A table's main screen for every game: its setup until it has players, its final results
     once finished, the needs-checking page when its log does not replay, else ``render(loaded)``."""
     with db_session() as s:
-        loaded = load(s, table_id)
-        if loaded.broken:
-            return needs_check(loaded, game)
-        if loaded.game is None:
-            return redirect(url_for(game.setup, table_id=table_id))
-        if loaded.game.finished:
-            return redirect(url_for(game.final, table_id=table_id))
-        return render(loaded)
+        loaded, response = opening(game, s, table_id, bind=False)
+        return response if response is not None else render(loaded)
 
 
 def final_screen(game, table_id, render):
@@ -80,12 +110,8 @@ def final_screen(game, table_id, render):
     result mid-game): the needs-checking page when its log does not replay, its setup until it
     has players, else ``render(loaded)``."""
     with db_session() as s:
-        loaded = load(s, table_id)
-        if loaded.broken:
-            return needs_check(loaded, game)
-        if loaded.game is None:
-            return redirect(url_for(game.setup, table_id=table_id))
-        return render(loaded)
+        loaded, response = opening(game, s, table_id, bind=False, finished=False)
+        return response if response is not None else render(loaded)
 
 
 def screen_again(game, table_id, status, turn, final, no_game=None):
@@ -391,5 +417,5 @@ def positions(game, table_id, render):
     return response
 
 
-__all__ = ["guard", "load", "narration", "needs_check", "bound", "main_screen", "final_screen", "screen_again", "form_errors", "undo", "Refusal", "refusal",
+__all__ = ["guard", "load", "narration", "needs_check", "bound", "opening", "setup_opening", "main_screen", "final_screen", "screen_again", "form_errors", "undo", "Refusal", "refusal",
            "record", "already_recorded", "after_recorded", "form_action", "queued_forms", "positions", "positions_etag", "games"]

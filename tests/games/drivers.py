@@ -39,6 +39,9 @@ class Driver:
     #: stale-tablet test needs them for every game the server registers
     rival: Move | None = None
     then: Move | None = None
+    #: a page of the game that leads to a move, bound to the position it was drawn for
+    #: (``?after=``), opened as every screen is (``web.table.opening``); None: the game has none
+    bound: str | None = None
 
     def url(self, table_id, tail=""):
         return f"{self.prefix}/table/{table_id}{tail}"
@@ -47,16 +50,16 @@ class Driver:
 DRIVERS = {d.key: d for d in [
     Driver("lyceum-16-25", "", lyceum.setup_data(lyceum.THREE),
            legal=Move("pass"), illegal=Move("pass", {"player": "Борис"}), malformed=Move("pass", {"player": ""}),
-           rival=Move("rest"), then=Move("pass")),
+           rival=Move("rest"), then=Move("pass"), bound="/finish"),
     Driver(alterego.RULESET, "/ae", alterego.setup_fields(alterego.THREE, first="Aino"),
            legal=Move("draw"), illegal=Move("draw", {"player": "Bertta"}), malformed=Move("draw", {"player": ""}),
-           rival=Move("season"), then=Move("end_turn")),
+           rival=Move("season"), then=Move("end_turn"), bound="/adjust"),
     Driver("new-angeles", "/na", newangeles.setup_form(),
            legal=Move("capital", {"player": "Boris", "amount": 2, "reason": "contract"}),
            illegal=Move("capital", {"player": "Anna", "amount": -11, "reason": "event"}),
            malformed=Move("capital", {"player": "Anna", "amount": "", "reason": "event"}),
            rival=Move("capital", {"player": "Vera", "amount": 3, "reason": "contract"}),
-           then=Move("capital", {"player": "Boris", "amount": 2, "reason": "contract"})),
+           then=Move("capital", {"player": "Boris", "amount": 2, "reason": "contract"}), bound="/finish"),
     Driver(plugin.KEY, "/tally", {"player-0": "Ann", "player-1": "Ben", "player-2": "Cleo"},
            legal=Move("add", {"points": 2}), illegal=Move("add", {"points": 5}),
            malformed=Move("add", {"points": "many"})),

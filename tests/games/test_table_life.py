@@ -5,7 +5,7 @@ package of its own (``tests/plugin_game``), each driven by its driver (``drivers
 For every game: a double tap of a move records it once; a second tablet's stale screen is
 refused (409) with the app's one wording; undo takes back the last move and an undo from a
 stale screen is refused (409); a table whose log no longer replays shows "needs checking" (409)
-and takes no write; a move the rules refuse is 422 and one that is not a move 400; and the
+on every screen and takes no write; a table not set up yet opens on its setup from every screen; a move the rules refuse is 422 and one that is not a move 400; and the
 outbox's path (the JSON batch the tablet sends a queued form as) takes and refuses the same
 moves as the form's own post.
 """
@@ -164,9 +164,10 @@ def test_a_table_whose_log_no_longer_replays_needs_checking_and_takes_no_write(a
         s.add(MoveRow(table_id=table_id, seq=2, kind="move", data=json.dumps({"type": "no-such-move"})))
         table.seq, table.move_count = 2, 2
         s.add(table)
-    screen = host.get(driver.url(table_id))
-    assert screen.status_code == 409 and 'data-status="broken"' in screen.get_data(as_text=True)
-    assert "This table needs checking" in Page(screen).text
+    for tail in screens(driver, after=2):  # the main screen, the final one, a page bound to the position now
+        screen = host.get(driver.url(table_id, tail))
+        assert screen.status_code == 409 and 'data-status="broken"' in screen.get_data(as_text=True), tail
+        assert "This table needs checking" in Page(screen).text, tail
     refused = post_form(host, first, driver.legal, after=2)  # the move form, sent as if drawn for the table now
     assert refused.status == 409 and 'data-status="broken"' in refused.html
     undone = host.post(undo.action, data=undo.data(after=2))
@@ -174,6 +175,22 @@ def test_a_table_whose_log_no_longer_replays_needs_checking_and_takes_no_write(a
     status, body = send_batch(host, table_id, (2, queued(first, driver.legal), "broken-1"))
     assert status == 207 and body["refused"]["code"] == "needs_checking" and body["needs_checking"] is True
     assert [row[0] for row in log_of(app, table_id)] == [1, 2], "nothing was written to the broken table"
+
+
+def screens(driver, after):
+    """The screens a table is opened on: its main screen, its final results and, when the game has
+    one, a page leading to a move drawn for the position ``after``."""
+    return ["", "/final"] + ([f"{driver.bound}?after={after}"] if driver.bound else [])
+
+
+def test_a_table_not_set_up_opens_on_its_setup_from_every_screen_and_no_table_is_404(app, host, driver):
+    table_id = new_table(app, driver.key)
+    for tail in screens(driver, after=0):
+        response = host.get(driver.url(table_id, tail), follow_redirects=True)
+        assert response.status_code == 200 and response.request.path == driver.url(table_id, "/setup"), \
+            (tail, response.status_code, response.request.path)
+        assert host.get(driver.url(table_id + 1000, tail)).status_code == 404, tail
+    assert log_of(app, table_id) == []
 
 
 def test_a_move_the_rules_refuse_is_422_and_one_not_a_move_400_on_both_paths(app, host, driver):

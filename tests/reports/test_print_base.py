@@ -1,7 +1,8 @@
 """The printed sheets have one head: every print template, the app's and every registered game's,
 extends ``print/base.html`` (the fonts, the page and its margin boxes, the shared styles, the
 watermark), and none writes its own ``@font-face`` or ``@page``. The base's footer, page numbers
-and watermark read back from a PDF."""
+and watermark read back from a PDF. The heads every game's sheets share (``print/_heads.html``:
+an event's results, a paper protocol) speak the app's own catalogs in every language."""
 
 import re
 from io import BytesIO
@@ -13,8 +14,9 @@ from pypdf import PdfReader
 from facilitator import games
 from facilitator.reports import pdf
 
-#: the toolkit's own pieces, not sheets: the base, a layout extending it, and the included styles
-LAYOUTS = {"print/base.html", "print/certificate_pages.html"}
+#: the toolkit's own pieces, not sheets: the base, a layout extending it, the shared heads' macros
+#: (and the included styles)
+LAYOUTS = {"print/base.html", "print/certificate_pages.html", "print/_heads.html"}
 
 
 def print_templates():
@@ -84,3 +86,29 @@ def test_the_footer_and_page_numbers_read_back_from_the_pdf():
     for number, text in enumerate(pages, 1):
         assert "Tournament · table 3" in text and f"{number} / 2" in text
     assert reader.pages[0].mediabox.width > reader.pages[0].mediabox.height  # landscape by default
+
+
+def test_the_shared_heads_speak_the_apps_own_catalogs_in_every_language():
+    """A game's sheet passes its own words to a head; the head's words are the app's, translated
+    in ``facilitator/translations/<locale>/`` (English: the msgids), so they print in every
+    language whichever games are installed."""
+    from pathlib import Path
+
+    from babel.messages.extract import extract_from_file
+    from babel.messages.pofile import read_po
+
+    from facilitator import i18n
+    keywords = {"_": None, "gettext": None, "ngettext": (1, 2)}
+    found = [message for _line, message, _c, _x in extract_from_file(
+        "jinja2.ext.babel_extract", str(pdf.TEMPLATES / "print" / "_heads.html"), keywords=keywords,
+        options={"extensions": "jinja2.ext.i18n"})]
+    assert {"Results", "Made at", "Host", "Provisional: still playing: {tables}."} <= set(found)
+    folder = Path(i18n.__file__).parent / "translations"
+    for locale in set(i18n.ALL_LOCALES) - {"en"}:
+        own = {}
+        for path in sorted((folder / locale).glob("*.po")):
+            with path.open("rb") as fh:
+                own.update({m.id: m.string for m in read_po(fh, locale=locale) if m.id and m.string})
+        missing = [message for message in found if message not in own]
+        assert not missing, f"{locale}: not in facilitator/translations/{locale}/: {missing}"
+        assert own["Provisional: still playing: {tables}."].count("{tables}") == 1

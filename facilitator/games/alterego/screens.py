@@ -66,14 +66,6 @@ def _words():
 table.guard(bp, GAME)
 
 
-def _load(s, table_id):
-    return table.load(s, table_id)
-
-
-def _needs_check(loaded):
-    return table.needs_check(loaded, GAME)
-
-
 # ----- setup ----------------------------------------------------------------------------------
 def _active_choices(pack):
     from wtforms import SelectChoice
@@ -90,10 +82,9 @@ def _seat_count(pack):
 @bp.route("/table/<int:table_id>/setup", methods=["GET", "POST"])
 def setup(table_id):
     with db_session() as s:
-        loaded = _load(s, table_id)
-        if loaded.seq:
-            flash(_("The setup cannot change once moves are recorded"), "error")
-            return redirect(url_for("alterego.turn", table_id=table_id), 303)
+        loaded, response = table.setup_opening(GAME, s, table_id)
+        if response is not None:
+            return response
         pack = loaded.pack
         seats = _seat_count(pack)
         form = SetupForm()
@@ -461,7 +452,7 @@ def move(table_id, kind):
     if not form.validate():
         return _refuse(table_id, _("The move was not recorded: {errors}", errors=table.form_errors(form)), 400)
     with db_session() as s:
-        loaded = _load(s, table_id)
+        loaded = table.load(s, table_id)
     try:
         move = GAME.read_move_form(kind, request.form, loaded)
     except MalformedError as err:
@@ -476,12 +467,6 @@ def undo(table_id):
 
 
 # ----- pages bound to the position they were drawn for ---------------------------------------------
-def _bound(loaded):
-    """None when a page drawn for move ``after`` (its URL's ``after``) still matches the table;
-    else the page that says what happened instead (409)."""
-    return table.bound(GAME, loaded)
-
-
 def moved_on_context(loaded, happened):
     """Alter Ego's words on the page that says a screen is out of date (``GAME.moved_on_context``):
     the move recorded meanwhile as its line, what the game waits for now; its layout's banner."""
@@ -497,19 +482,10 @@ def moved_on_context(loaded, happened):
 
 
 def _page(table_id):
-    """The loaded table for a page that leads to a move, or the response to send instead."""
+    """The loaded table for a page that leads to a move (bound to the position it was drawn
+    for), or the response to send instead (``table.opening``)."""
     with db_session() as s:
-        loaded = _load(s, table_id)
-    if loaded.broken:
-        return None, _needs_check(loaded)
-    if loaded.game is None:
-        return None, redirect(url_for("alterego.setup", table_id=table_id))
-    stale = _bound(loaded)
-    if stale is not None:
-        return None, stale
-    if loaded.game.finished:
-        return None, redirect(url_for("alterego.final", table_id=table_id))
-    return loaded, None
+        return table.opening(GAME, s, table_id)
 
 
 def _rows(offer, pack):

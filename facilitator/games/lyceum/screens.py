@@ -64,15 +64,6 @@ MOVE_FORMS = {
 }
 
 
-def _load(s, table_id):
-    return table.load(s, table_id)
-
-
-def _needs_check(loaded):
-    """A table whose log does not replay: the host sees what is wrong and who can repair it."""
-    return table.needs_check(loaded, GAME)
-
-
 # ----- setup --------------------------------------------------------------------------
 def _character_choices(pack):
     from wtforms import SelectChoice
@@ -83,10 +74,9 @@ def _character_choices(pack):
 @bp.route("/table/<int:table_id>/setup", methods=["GET", "POST"])
 def setup(table_id):
     with db_session() as s:
-        loaded = _load(s, table_id)
-        if loaded.seq:
-            flash(_("The setup cannot change once moves are recorded"), "error")
-            return redirect(url_for("lyceum.turn", table_id=table_id), 303)
+        loaded, response = table.setup_opening(GAME, s, table_id)
+        if response is not None:
+            return response
         form = SetupForm()
         if request.method == "GET":
             form.rev.data = loaded.rev
@@ -342,10 +332,21 @@ def timer(table_id):
 
 
 # ----- a page bound to the position it was drawn for -------------------------------------------
-def _bound(loaded, player):
-    """``None`` when a page drawn for move ``after`` and ``player`` (its URL's ``after`` and
-    ``player``) still matches the table; else the page that says what happened instead."""
-    return table.bound(GAME, loaded, player=player)
+def _main_move_page(s, table_id):
+    """The opening of a page that leads to a main move (a card drawn, by hand or not):
+    ``(loaded, player, None)`` while the table waits for ``player``'s main move and the page
+    was drawn for it (its URL's or form's ``after`` and ``player``), else ``(None, None, the
+    response)``: a table not set up or finished goes to the main screen; a page drawn for
+    another position or player says what happened instead (``table.bound``)."""
+    loaded, response = table.opening(GAME, s, table_id, elsewhere=GAME.turn, bind=False)
+    if response is not None:
+        return None, None, response
+    nxt = loaded.game.next()
+    if nxt["expects"] != "main":
+        return None, None, table.bound(GAME, loaded, player=None) or redirect(url_for(GAME.turn, table_id=table_id))
+    player = nxt["player"]
+    stale = table.bound(GAME, loaded, player=player)
+    return (None, None, stale) if stale is not None else (loaded, player, None)
 
 
 def moved_on_context(loaded, happened):
@@ -392,25 +393,16 @@ def draw(table_id):
     if color not in COLORS:
         return _refuse(table_id, _colour_needed(), 400)
     with db_session() as s:
-        loaded = _load(s, table_id)
-        if loaded.broken:
-            return _needs_check(loaded)
+        loaded, player, response = _main_move_page(s, table_id)
+        if response is not None:
+            return response
         game = loaded.game
-        if game is None or game.finished:
-            return redirect(url_for("lyceum.turn", table_id=table_id))
-        nxt = game.next()
-        if nxt["expects"] != "main":
-            return _bound(loaded, None) or redirect(url_for("lyceum.turn", table_id=table_id))
-        player = nxt["player"]
         if request.args.get("after") is None and (request.args.get("card") or request.args.get("random")):
             # a card chosen on a page that does not say for whom (an old bookmark, a typed or
             # stale link): never offered live to whoever's turn it is now; chosen again instead
             flash(_("The link did not say whose turn it was for, so its card was not taken: "
                     "choose the {color} card for {player} again.", color=_(color), player=player), "info")
             return redirect(draw_url(table_id, loaded.seq, player, color=color), 303)
-        stale = _bound(loaded, player)
-        if stale is not None:
-            return stale
         round_no = game.upcoming()[0]
         era = era_of_round(round_no)
         card = None
@@ -449,16 +441,10 @@ def draw_manual(table_id):
     if color not in COLORS:
         return _refuse(table_id, _colour_needed(), 400)
     with db_session() as s:
-        loaded = _load(s, table_id)
-        if loaded.broken:
-            return _needs_check(loaded)
+        loaded, player, response = _main_move_page(s, table_id)  # the link, or the form, drawn for it
+        if response is not None:
+            return response
         game = loaded.game
-        if game is None or game.finished or game.next()["expects"] != "main":
-            return redirect(url_for("lyceum.turn", table_id=table_id))
-        player = game.next()["player"]
-        stale = _bound(loaded, player)  # the link, or the form, drawn for another position
-        if stale is not None:
-            return stale
         form = ManualCardForm(color=color)
         ctx = _context(loaded)
         ctx.update(color=color, player=player, error=None, form=form, special_allowed=allows_special(color))
@@ -486,15 +472,10 @@ def draw_manual(table_id):
 def finish(table_id):
     """Finishing is confirmed on a page that shows the final bonuses and places first."""
     with db_session() as s:
-        loaded = _load(s, table_id)
-        if loaded.broken:
-            return _needs_check(loaded)
+        loaded, response = table.opening(GAME, s, table_id, elsewhere=GAME.turn, player=None)
+        if response is not None:
+            return response
         game = loaded.game
-        if game is None or game.finished:
-            return redirect(url_for("lyceum.turn", table_id=table_id))
-        stale = _bound(loaded, None)
-        if stale is not None:
-            return stale
         if "finish" not in {m["type"] for m in game.legal_moves()}:
             return redirect(url_for("lyceum.turn", table_id=table_id))
         preview = game.finish_preview()

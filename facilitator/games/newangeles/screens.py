@@ -47,14 +47,6 @@ OWN_SCREENS = {"newangeles.turn": "turn", "newangeles.setup": "setup", "newangel
 table.guard(bp, GAME, OWN_SCREENS)
 
 
-def _load(s, table_id):
-    return table.load(s, table_id)
-
-
-def _needs_check(loaded):
-    return table.needs_check(loaded, GAME)
-
-
 # ----- what every table screen shows ----------------------------------------------------------------
 def track(game):
     """The round track: every slot with its state (done, current, to come)."""
@@ -394,12 +386,6 @@ def _deal_from_form(loaded, form, step=None):
     return state, fold_deal(form, state, legal["active"], legal["order"], seat_of, corp_of, step)
 
 
-def _bound(loaded):
-    """None while the page's ``after`` (URL or form) is the table's position; else the page that
-    says the table moved on (409)."""
-    return table.bound(GAME, loaded)
-
-
 def moved_on_context(loaded, happened):
     """New Angeles' words on the page that says a screen is out of date (``GAME.moved_on_context``):
     the move recorded meanwhile by its type and player, what the game waits for now; the tracks."""
@@ -425,14 +411,9 @@ def deal(table_id):
     """The deal screen drawn again with the deal entered so far and the engine's preview (the
     "compute" of a tablet without JavaScript; the deal script asks the same)."""
     with db_session() as s:
-        loaded = _load(s, table_id)
-        if loaded.broken:
-            return _needs_check(loaded)
-        if loaded.game is None:
-            return redirect(url_for("newangeles.setup", table_id=table_id))
-        stale = _bound(loaded)
-        if stale is not None:
-            return stale
+        loaded, response = table.opening(GAME, s, table_id, finished=False)  # a finished game has no deal
+        if response is not None:
+            return response
         legal = {m["type"]: m for m in loaded.game.legal_moves()}
         if "deal" not in legal:
             return redirect(url_for("newangeles.turn", table_id=table_id))
@@ -542,11 +523,9 @@ def move(table_id, kind):
     posted = {k: v for k, v in request.form.items() if k != "csrf_token"}
     state = None
     with db_session() as s:
-        loaded = _load(s, table_id)
-    if loaded.broken:
-        return _needs_check(loaded)
-    if loaded.game is None:
-        return redirect(url_for("newangeles.setup", table_id=table_id), 303)
+        loaded, response = table.opening(GAME, s, table_id, bind=False, finished=False)  # record() checks both
+    if response is not None:
+        return response
     if kind == "deal":
         # the deal as the screen shows it again if it is refused; one whose helper fields say more
         # than its last count is counted first, not recorded (the host sees the winner first)
@@ -697,10 +676,9 @@ def _setup_context(loaded, values, problems, sealed, dropped=()):
 @bp.route("/table/<int:table_id>/setup", methods=["GET", "POST"])
 def setup(table_id):
     with db_session() as s:
-        loaded = _load(s, table_id)
-        if loaded.seq:
-            flash(_("The setup cannot change once moves are recorded"), "error")
-            return redirect(url_for("newangeles.turn", table_id=table_id), 303)
+        loaded, response = table.setup_opening(GAME, s, table_id)
+        if response is not None:
+            return response
         current = loaded.setup if loaded.table.players else None
         sealed = {i: p.rival for i, p in enumerate(current.players) if p.rival} if current else {}
         if request.method == "GET":
@@ -782,16 +760,9 @@ def ended_text(game):
 def finish(table_id):
     """The reveal: every rival card not sealed at setup, then ``finish``."""
     with db_session() as s:
-        loaded = _load(s, table_id)
-        if loaded.broken:
-            return _needs_check(loaded)
-        if loaded.game is None:
-            return redirect(url_for("newangeles.setup", table_id=table_id))
-        stale = _bound(loaded)
-        if stale is not None:
-            return stale
-        if loaded.game.finished:
-            return redirect(url_for("newangeles.final", table_id=table_id))
+        loaded, response = table.opening(GAME, s, table_id)
+        if response is not None:
+            return response
         if not loaded.game.ended:
             return redirect(url_for("newangeles.turn", table_id=table_id))
         return render_template("newangeles/finish.html", **_finish_context(loaded))

@@ -81,15 +81,7 @@ def setup(table_id):
 
 @bp.get("/table/<int:table_id>")
 def turn(table_id):
-    with db_session() as s:
-        loaded = table.load(s, table_id)
-        if loaded.broken:
-            return table.needs_check(loaded, GAME)
-        if loaded.game is None:
-            return redirect(url_for("tally.setup", table_id=table_id))
-        if loaded.game.finished:
-            return redirect(url_for("tally.final", table_id=table_id))
-        return _page(loaded)
+    return table.main_screen(GAME, table_id, _page)
 
 
 @bp.post("/table/<int:table_id>/move/<any(add, pass):kind>")
@@ -128,10 +120,4 @@ def undo(table_id):
 
 @bp.get("/table/<int:table_id>/final")
 def final(table_id):
-    with db_session() as s:
-        loaded = table.load(s, table_id)
-        if loaded.broken:
-            return table.needs_check(loaded, GAME)
-        if loaded.game is None:
-            return redirect(url_for("tally.setup", table_id=table_id))
-        return _page(loaded, "tally/final.html")
+    return table.final_screen(GAME, table_id, lambda loaded: _page(loaded, "tally/final.html"))
