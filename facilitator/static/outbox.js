@@ -483,12 +483,20 @@
     Object.keys(b).forEach(function (k) { out[k] = merge(a[k], b[k]); });
     return out;
   }
+  // A position's answers may also say where the forms they do not answer there lead when
+  // entered unchecked (unchecked: a key): the engine named no verdict for them; offered with
+  // every option, the server checks them when the connection returns.
   function answersOf(el) {
     var a = JSON.parse(el.dataset.answers || "{}");
+    var own = answersOnly(el, a);
+    own.unchecked = a.unchecked || null;
+    return own;
+  }
+  function answersOnly(el, a) {
     if (!a.of) return {leads: a.leads || {}, why: a.why || {}, only: null};
     var of = positionOf(a.of);
     var holder = of && of.content.querySelector("[data-fill='" + el.dataset.fill + "'][data-answers]");
-    var base = holder ? answersOf(holder) : {leads: {}, why: {}};
+    var base = holder ? answersOnly(holder, JSON.parse(holder.dataset.answers || "{}")) : {leads: {}, why: {}};
     var leads = {}, why = {};
     Object.keys(base.why).forEach(function (f) { why[f] = base.why[f]; });
     (a.forms || []).forEach(function (f) {
@@ -506,11 +514,14 @@
     var a = answersOf(el);
     el.querySelectorAll("[data-form]").forEach(function (box) {
       var f = box.dataset.form, leads = a.leads[f], form = box.querySelector("form[data-choose]");
-      box.hidden = (a.only !== null && a.only.indexOf(f) < 0) || (leads === undefined && el.dataset.onlyAnswered !== undefined);
-      box.classList.toggle("refused", leads === undefined);
+      var unchecked = a.unchecked && leads === undefined && (a.only === null || a.only.indexOf(f) < 0) ? a.unchecked : null;
+      box.hidden = !unchecked && ((a.only !== null && a.only.indexOf(f) < 0) ||
+                                  (leads === undefined && el.dataset.onlyAnswered !== undefined));
+      box.classList.toggle("refused", leads === undefined && !unchecked);
+      box.classList.toggle("unchecked", !!unchecked);
       var why = box.querySelector("[data-why]");
-      if (why) why.textContent = leads !== undefined ? "" : (a.why[f] || "");
-      if (form) { form.offlineAnswers = {tree: leads}; choose(form); }
+      if (why) why.textContent = unchecked ? (W.unchecked || "not checked") : leads !== undefined ? "" : (a.why[f] || "");
+      if (form) { form.offlineAnswers = {tree: leads, unchecked: unchecked}; choose(form); }
     });
   }
   // a form whose answers follow its chosen options (data-choose: the fields, in turn): an option
@@ -519,6 +530,7 @@
   // answer, leading where it says
   function choose(form) {
     var node = form.offlineAnswers.tree, names = (form.dataset.choose || "").split(" ").filter(Boolean);
+    if (form.offlineAnswers.unchecked) { unchecked(form, names); return; }
     names.forEach(function (name) {
       var picked = null, here = node !== undefined && !leaf(node) ? node : null;
       form.querySelectorAll("input[name='" + name + "']").forEach(function (input) {
@@ -543,6 +555,18 @@
     // order, joined by spaces); a set not named there leads to the leaf's own key
     var by = Array.isArray(node) && node[2] ? node[2] : {};
     if (then && Object.prototype.hasOwnProperty.call(by, members.join(" "))) then = by[members.join(" ")];
+    form.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = !then; });
+    if (then) form.dataset.then = then; else delete form.dataset.then;
+  }
+  // a form entered unchecked: every option offered (nothing is judged here), the button once
+  // each of its questions has an answer, leading where the position says
+  function unchecked(form, names) {
+    form.querySelectorAll("input[type=radio], input[data-member]").forEach(function (input) {
+      input.disabled = false;
+      (input.closest("label") || input).hidden = false;
+    });
+    var then = names.every(function (name) { return form.querySelector("input[name='" + name + "']:checked"); })
+      ? form.offlineAnswers.unchecked : undefined;
     form.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = !then; });
     if (then) form.dataset.then = then; else delete form.dataset.then;
   }

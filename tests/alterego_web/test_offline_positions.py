@@ -12,7 +12,7 @@ from facilitator.rules.alterego.answers import turn_answers
 
 from tests.alterego.offline import plays_at, reactions_at, said, waits
 
-from .helpers import adjust, csrf_token, game_of, get, give, move, seq_of, seated
+from .helpers import Page, adjust, csrf_token, game_of, get, give, move, seq_of, seated
 
 BERTTA_FIRST = dict(first="Bertta")
 
@@ -117,11 +117,13 @@ def test_the_fragment_carries_the_engines_answers_for_every_position_and_form(ap
     for key, position in answers["positions"].items():
         shown = page.positions[key]
         assert shown["turn"] == position.get("player"), key
-        if position.get("plays"):
+        if position.get("plays") or position.get("unchecked"):
             drawn = page.fill(key, "plays")["answers"]
-            assert {k: v for k, v in drawn.items() if k != "why"} == \
-                {k: v for k, v in position["plays"].items() if k != "why"}, key
-            assert set(drawn["why"]) == set(position["plays"]["why"])
+            plays = dict(position["plays"] or {"leads": {}, "why": {}})
+            if position.get("unchecked"):
+                plays["unchecked"] = position["unchecked"]
+            assert {k: v for k, v in drawn.items() if k != "why"} == {k: v for k, v in plays.items() if k != "why"}, key
+            assert set(drawn["why"]) == set(plays["why"])
         if position.get("reactions"):
             fill = page.fill(key, "reactions")
             assert fill["answers"] == {"leads": position["reactions"]["leads"]}
@@ -218,3 +220,79 @@ def test_refusals_name_cards_and_actives_by_their_names(app, host, table):
                    target="ville", follow=True)
     assert refused.status == 422
     assert "Pelikampanja" in refused.error and not re.search(r"\ba\d+\b", refused.error), refused.error
+
+
+def test_a_second_card_entered_unchecked_posts_what_the_servers_card_page_posts(app, host):
+    """After a first card the position answers the abilities only: the current player's cards are
+    offered unchecked (no verdict, every option), leading to the play step entered unchecked,
+    which offers every card and ability again and whose end of the turn leads to the "?"
+    position. Such a form posts the fields the server's own card page posts, and the server reads
+    it the same way: a legal card is recorded, an illegal one refused with the same reason as the
+    card page's form, in Finnish."""
+    table = seated(app, host, **BERTTA_FIRST)
+    adjust(app, table, {"active": "meira", "anxiety": 1})
+    move(host, table, "draw", seq_of(app, table), player="Bertta")
+    answers, page = turn_answers(game_of(app, table)), fragment(host, table)
+    positions = answers["positions"]
+    forms = {f["hidden"].get("card") or f["hidden"].get("active"): (fid, f) for fid, f in page.forms.items()
+             if f["part"] == "plays"}
+    cards = [f["id"] for f in answers["forms"] if f["type"] != "ability"]
+
+    # the first card, answered: Pelikampanja onto Niksu
+    fid, first = forms["pelikampanja"]
+    key = plays_at(answers, page.start)[0][fid][("niksu",)]
+    assert post_form(host, first, seq_of(app, table), {"target": "niksu"}).status_code == 303
+    assert waits(game_of(app, table)) == said(positions[key])
+    _leads, answered, _why = plays_at(answers, key)
+    assert answered == {f["id"] for f in answers["forms"] if f["type"] == "ability"}
+    # the forms not answered there (the cards) are offered unchecked, leading to the play step
+    # entered unchecked: every form offered so again, the end of the turn leading to "?"
+    drawn = page.fill(key, "plays")["answers"]
+    assert sorted(set(page.forms) - set(drawn["forms"]) - {f["id"] for f in answers["reactions"]}) == sorted(cards)
+    then = drawn["unchecked"]
+    entered = positions[then]
+    assert said(entered) == {"expects": "play", "player": "Bertta"} and not entered["known"]
+    assert entered["unchecked"] == then and entered["plays"] is None and entered["reactions"] is None
+    assert page.fill(then, "end")["thens"] == {"end_turn": "?"}
+    assert page.fill(then, "plays")["answers"] == {"leads": {}, "why": {}, "unchecked": then}
+
+    # each unchecked form posts the fields of its card page's form
+    def posted_by_page(url):
+        """The card page's move forms: their fields (names, and the values of those not chosen
+        on the form: the card, the player, a target the page's own buttons carry)."""
+        html = get(host, url).html
+        out = set()
+        for form in re.findall(r'<form method="post" action="[^"]*/move/[^"]*".*?</form>', html, re.S):
+            fixed = {n: v for n, v in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form)
+                     if n not in ("after", "csrf_token")}
+            out.add((frozenset(re.findall(r'name="([^"]+)"', form)), frozenset(fixed.items())))
+        return out
+
+    def posted_offline(form, chosen):
+        fixed = {n: v for n, v in form["hidden"].items() if n not in ("after", "csrf_token")}
+        return (frozenset(set(form["hidden"]) | set(form["options"]) | set(form["members"])),
+                frozenset(dict(fixed, **chosen).items()))
+    seq = seq_of(app, table)
+    for card, query, chosen in (("jarjestoaktiivi", "", {"target": "tommi"}), ("hahmo_kuolee", "", {"target": "ville"}),
+                                ("bile", "&target=pare", {"target": "pare"})):
+        fid, form = forms[card]
+        assert fid in cards
+        assert posted_offline(form, chosen) in posted_by_page(f"/ae/table/{table}/card/{card}?after={seq}{query}"), card
+
+    # an illegal second card (a second activity onto Niksu this turn): refused as the card page's
+    # form is, in Finnish, naming the first one by its card
+    fid, second = forms["jarjestoaktiivi"]
+    assert host.get(f"/ae/table/{table}?lang=fi").status_code == 200
+    offline = post_form(host, second, seq, {"target": "niksu"})
+    online = move(host, table, "play_activity", seq, player="Bertta", card="jarjestoaktiivi", target="niksu",
+                  follow=True)
+    assert offline.status_code == online.status == 422
+    refusal = Page(offline).error
+    assert refusal == online.error and "Pelikampanja" in refusal and "Siirtoa ei kirjattu" in refusal, refusal
+    assert seq_of(app, table) == seq
+
+    # a legal second card, unchecked: recorded as its card page posts it
+    fid, second = forms["hahmo_kuolee"]
+    assert post_form(host, second, seq, {"target": "ville"}).status_code == 303
+    recorded = {k: v for k, v in game_of(app, table).moves[-1].to_dict().items() if k != "at"}
+    assert recorded == {"type": "play_event", "player": "Bertta", "card": "hahmo_kuolee", "target": "ville"}

@@ -9,6 +9,11 @@ Taktinen teko cancelling Ville's gain (the reaction to it), Niksu taking an anxi
 (the ability), the end of Bertta's turn, and Cecilia's draw: the screen names the right player
 each time. The network back, the log holds the six moves once and in order, exactly as the
 server's own pages post them online; no "leave site?" was asked.
+
+A second card of a turn is not answered: it is entered *unchecked* (every option offered, no
+verdict, «tarkistamatta»), then the end of the turn, after which the screen cannot tell whose
+turn it is; the network back, the moves are recorded once and in order, and an illegal second
+card (a second activity onto the same active) is refused with the server's reason in Finnish.
 """
 
 import json
@@ -144,9 +149,11 @@ def test_a_card_a_reaction_an_ability_and_the_end_of_the_turn_offline(tablet, se
 
     # Niksu's ability: from an active with anxiety (Meira only: Ville's gain was cancelled)
     assert "Bertta" in mover(page)
-    # a second card needs the server: only the abilities are offered
-    assert page.locator("[data-position-shown] details.offline-play:has(input[name=card]):visible").count() == 0
-    assert page.locator("[data-position-shown] .offline-group:visible").count() == 1  # the cards' groups left out
+    # a second card is not answered: the cards are offered unchecked, the abilities answered
+    cards = page.locator("[data-position-shown] details.offline-play:has(input[name=card]):visible")
+    assert cards.count() > 0 and cards.count() == page.locator(
+        "[data-position-shown] details.offline-play.unchecked:has(input[name=card]):visible").count()
+    assert page.locator("[data-position-shown] details.offline-play.unchecked:has(input[name=active])").count() == 0
     form = play(page, "input[name=active][value=niksu]")
     assert offered(form, "from") == ["meira"]
     form.locator("input[name=from][value=meira]").check()
@@ -270,8 +277,10 @@ def test_a_bile_without_and_with_guests_and_the_step_after_a_season_card_offline
     form.locator("button[type=submit]").click()
     entered(page, 2)
     assert "Cecilia" in mover(page)
-    # the cards after it need the server; the end of the turn does not
-    assert page.locator("[data-position-shown] details.offline-play:visible").count() == 0
+    # the cards after it are not answered: offered unchecked, every one; the end of the turn too
+    shown = page.locator("[data-position-shown] details.offline-play:visible")
+    assert shown.count() > 0 and shown.count() == page.locator(
+        "[data-position-shown] details.offline-play.unchecked:visible").count()
     page.locator("[data-position-shown] form[data-move=end_turn] button[type=submit]").click()
     entered(page, 3)
     assert "Aino" in mover(page)
@@ -284,4 +293,93 @@ def test_a_bile_without_and_with_guests_and_the_step_after_a_season_card_offline
                          (8, {"type": "end_turn", "player": "Cecilia"})], moves
     assert len({c for _, _, c in log_of(engine, table)[1:]}) == 7
     assert page.locator("body").get_attribute("data-seq") == "8"
+    assert page.dialogs == [] and page.errors == [], (page.dialogs, page.errors)
+
+
+def unchecked_tile(page, selector):
+    """An unchecked form's tile: no verdict, marked «tarkistamatta»."""
+    box = page.locator(f"[data-position-shown] details.offline-play.unchecked:has({selector}):visible")
+    assert box.count() == 1, (selector, box.count())
+    assert " ".join(box.locator("[data-why]").inner_text().split()) == "tarkistamatta"
+    return box
+
+
+def test_a_second_card_entered_unchecked_then_the_end_of_the_turn_and_a_refused_one(tablet, server, engine):
+    page = tablet
+    table = seated(engine, page, server.base)
+    page.goto(f"{server.base}/ae/table/{table}?lang=fi")
+    before = log_of(engine, table)
+    go_offline(page)
+
+    # Bertta draws; her first card is answered: Pelikampanja onto Niksu
+    page.locator("[data-position-live] form[data-move=draw] button[type=submit]").click()
+    entered(page, 1)
+    form = play(page, "input[name=card][value=pelikampanja]")
+    form.locator("input[name=target][value=niksu]").check()
+    form.locator("button[type=submit]").click()
+    entered(page, 2)
+
+    # a second card: not answered there, offered unchecked with every option and a note
+    assert "Bertta" in mover(page)
+    note = page.locator("[data-position-shown] [data-unchecked]:visible")
+    assert note.count() == 1 and "tarkistamatta" in note.inner_text() and "hylätä" in note.inner_text()
+    unchecked_tile(page, "input[name=card][value=hahmo_kuolee]").locator("> summary").click()
+    form = page.locator("[data-position-shown] details.offline-play[open] form")
+    assert set(offered(form, "target")) == {"pare", "ville", "meira", "niksu", "tommi", "imaami", "jaakko", "kalle",
+                                            "tane"}
+    assert form.locator("button[type=submit]").is_disabled()  # its question answered first
+    form.locator("input[name=target][value=ville]").check()
+    form.locator("button[type=submit]").click()
+    entered(page, 3)
+
+    # the play step entered unchecked: every card and ability offered unchecked, and the end of
+    # the turn, after which the screen cannot tell whose turn it is
+    assert "Bertta" in mover(page)
+    assert "Bertta" in page.locator("[data-position-shown] [data-unchecked]:visible").inner_text()
+    unchecked_tile(page, "input[name=active][value=niksu]")
+    unchecked_tile(page, "input[name=card][value=pelikampanja]")
+    assert page.locator("[data-position-shown] details.offline-play:visible:not(.unchecked)").count() == 0
+    page.locator("[data-position-shown] form[data-move=end_turn] button[type=submit]").click()
+    entered(page, 4)
+    assert page.locator("[data-position-shown] h2.mover").count() == 0
+    assert "palvelin" in page.locator("[data-position-shown] [data-answers-end]").inner_text()
+    listed = page.locator("#outbox li").all_inner_texts()
+    assert all(line.endswith("tarkistamatta") for line in listed), listed
+    assert log_of(engine, table) == before, "a move reached the server while the tablet was offline"
+
+    back_online(page)
+    log = log_of(engine, table)
+    assert [(seq, m) for seq, m, _ in log[1:]] == [
+        (2, {"type": "draw", "player": "Bertta"}),
+        (3, {"type": "play_activity", "player": "Bertta", "card": "pelikampanja", "target": "niksu"}),
+        (4, {"type": "play_event", "player": "Bertta", "card": "hahmo_kuolee", "target": "ville"}),
+        (5, {"type": "end_turn", "player": "Bertta"})], log
+    assert len({c for _, _, c in log[1:]}) == 4
+    assert page.locator("body").get_attribute("data-seq") == "5"
+
+    # Cecilia's turn: a first activity onto Kalle, then a second one onto Kalle entered unchecked
+    # (P6 forbids it): the server refuses it when the network returns, with its reason in Finnish
+    go_offline(page)
+    page.locator("[data-position-live] form[data-move=draw] button[type=submit]").click()
+    entered(page, 1)
+    form = play(page, "input[name=card][value=jarjestoaktiivi]")
+    form.locator("input[name=target][value=kalle]").check()
+    form.locator("button[type=submit]").click()
+    entered(page, 2)
+    unchecked_tile(page, "input[name=card][value=pelikampanja]").locator("> summary").click()
+    form = page.locator("[data-position-shown] details.offline-play[open] form")
+    form.locator("input[name=target][value=kalle]").check()
+    form.locator("button[type=submit]").click()
+    entered(page, 3)
+    with page.expect_navigation():
+        page.context.set_offline(False)
+    page.locator("#outbox li.refused").wait_for()
+    [line] = page.locator("#outbox li").all_inner_texts()
+    assert "Pelikampanja" in line and "P6: Kalle on jo saanut toimen tällä vuorolla (Järjestöaktiivi)" in line, line
+    assert page.locator("#connection").get_attribute("class") == "conn on"
+    log = log_of(engine, table)
+    assert [(seq, m) for seq, m, _ in log[5:]] == [
+        (6, {"type": "draw", "player": "Cecilia"}),
+        (7, {"type": "play_activity", "player": "Cecilia", "card": "jarjestoaktiivi", "target": "kalle"})], log
+    assert page.locator("body").get_attribute("data-seq") == "7"
     assert page.dialogs == [] and page.errors == [], (page.dialogs, page.errors)

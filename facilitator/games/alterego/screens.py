@@ -374,10 +374,13 @@ def _offline_view(loaded, answers):
     positions = {}
     for key, pos in answers["positions"].items():
         pos = dict(pos)
-        plays = pos.get("plays")
-        if plays is not None:
-            pos["plays"] = dict(plays, json=_attr_json(dict(plays, why={
-                f: words.error_text(err, pack) if err is not None else None for f, err in plays["why"].items()})))
+        plays, unchecked = pos.get("plays"), pos.get("unchecked")
+        if plays is not None or unchecked:
+            # the forms entered unchecked (no verdict: the server checks them) go with the answers
+            data = dict(plays or {"leads": {}, "why": {}}, **({"unchecked": unchecked} if unchecked else {}))
+            data["why"] = {f: words.error_text(err, pack) if err is not None else None
+                           for f, err in data["why"].items()}
+            pos["plays"] = dict(plays or {}, json=_attr_json(data))
         if pos.get("reactions") is not None:
             r = pos["reactions"]
             pos["reactions"] = {"line": words.move_line(r["trigger"], pack, r["to"]),

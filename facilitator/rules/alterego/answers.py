@@ -27,8 +27,7 @@ targets and choices:
    server.
 
 Where the answers go no further, a move leads to the player's play step *without answers*: the
-screen names the player, offers the end of the turn, and says the cards need the server. A
-second card of the turn goes there: its legality alone after each first play (relative, every
+screen names the player and offers the end of the turn. A second card of the turn goes there: its legality alone after each first play (relative, every
 combination naming what the first changed asked again) would add 10,000-18,000 engine checks
 and 0.4-0.8 s to a position of the sample game (benchmarks/bench_alterego_turn_page.py's cuts),
 several times the answers' whole cost; every pair applied, 15,000-41,000 legal pairs. So do a
@@ -38,6 +37,16 @@ Seurustelu, a season card's discards) ends the answers: the choice needs the ser
 after the current one are named (draw, end of turn): their cards, and a season card drawn
 there, need the server; so does whatever follows the game's end. No move of Alter Ego waits for
 a draw the server makes: the host enters what the players drew.
+
+**Unchecked.** At the current turn's play step without answers, and where the answers name the
+abilities alone (after a first play or a reaction), the current player's cards and abilities
+not answered there are offered *unchecked* (``_unchecked``): drawn from the same forms, with
+every option, no legality asked and no verdict shown; the server checks them when the connection
+returns and may refuse them. Each leads to the play step entered unchecked (``nu``), which offers
+every card and ability so again, and whose end of the turn leads to ``UNKNOWN``: a move nobody
+checked may have queued a choice or ended the game, so whose turn follows is the server's to
+say. Reactions entered unchecked are not offered (a reaction names the number of the move it
+answers, which only the queue knows).
 
 **Cost.** Only the combinations naming an active or a card a move changed are asked again after
 it (``_marks``, ``_again``), and positions alike are one: about a hundred positions, 100-300 ms
@@ -65,8 +74,9 @@ Positions (keys are short strings):
 * ``{"expects": "draw", "player", "season", "turn", "known", "draw": key, "season_card": key or
   None}``;
 * ``{"expects": "play", "player", "season", "turn", "known", "end_turn": key, "season_card": key
-  or None, "plays": plays or None, "reactions": reactions or None}``: ``known`` False where the
-  game is not known there (no answers for its cards). ``plays`` is either in full, ``{"leads":
+  or None, "plays": plays or None, "reactions": reactions or None, "unchecked": key (where the
+  forms not answered there are offered unchecked, each leading to ``key``; else absent)}``: ``known``
+  False where the game is not known there (no answers for its cards). ``plays`` is either in full, ``{"leads":
   {form id: answers}, "why": {form id: refusal}}``, or relative to such a position ``{"of": key,
   "forms": [form ids answered here], "then": key, "drop": {form id: [path] or "*"}, "add": {form
   id: answers}, "why": {form id: refusal or None}}``: a form answered here has the answers it has
@@ -355,8 +365,47 @@ class _Answers:
     def build(self):
         start = self.key_of(self.game, answer=True)
         self._unknown()
+        self._unchecked()
         return {"start": start, "positions": self.positions, "forms": self.forms or [],
                 "reactions": self.reactions}
+
+    def _unchecked(self):
+        """The current player's cards and abilities a host may enter *unchecked* where the
+        answers name none of them (the current turn's play step without answers) or the
+        abilities alone (after a first play, a reaction): ``"unchecked": key`` on those
+        positions, the forms not answered there leading to ``key``. No legality is asked: each
+        leads to the play step
+        entered unchecked (``nu``), which offers them all again and ends its turn at ``UNKNOWN``
+        (a move not checked may have queued a choice or ended the game: whose turn follows is
+        the server's to say)."""
+        if not self.forms:
+            return
+        ids = [f["id"] for f in self.forms]
+        turn = self.game.turn
+        for key, position in list(self.positions.items()):
+            if position.get("expects") != "play" or position.get("turn") != turn or position["player"] != self.player:
+                continue
+            plays = position.get("plays")
+            if plays is None and not position["known"]:
+                missing = ids
+            elif plays is not None and "of" in plays:
+                missing = [f for f in ids if f not in plays["forms"]]
+            else:
+                continue
+            if missing:
+                position["unchecked"] = self._entered_unchecked(position["season"])
+
+    def _entered_unchecked(self, season):
+        """The current player's play step after a card or ability entered unchecked: every card
+        and ability offered unchecked again, the end of the turn leading to ``UNKNOWN``."""
+        canonical = ("unchecked", self.game.turn, season)
+        if canonical in self.keys:
+            return self.keys[canonical]
+        key = f"nu{self.game.turn}s{season}"
+        return self._add(canonical, key, {
+            "expects": "play", "player": self.player, "season": season, "turn": self.game.turn, "known": False,
+            "end_turn": self._unknown(), "season_card": None, "plays": None, "reactions": None,
+            "unchecked": key})
 
     def _add(self, canonical, key, position):
         if canonical in self.keys:
