@@ -282,8 +282,10 @@ def test_new_angeles_deal_after_deal_and_the_end_of_the_round_offline(browser, s
     driver, lang = DRIVERS["new-angeles"], "sv"
     two = type("Driver", (), {"key": driver.key, "url": driver.url, "setup": dict(driver.setup, assets=2)})
     with use_locale(lang):
-        no_count = gettext("No count without the connection: the deal is checked by the server when the "
-                           "connection returns.")
+        no_count = " ".join([
+            gettext("No count without the connection: the deal is checked by the server when the connection returns."),
+            gettext("When an emergency card is offered against a counteroffer, choose the winner under «Winner other "
+                    "than the count»: the next deals then know whose card is spent.")])
     tablet = Tablet(browser, signed_in)
     try:
         table = seated(engine, tablet.page, server.base, two)
