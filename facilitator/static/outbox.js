@@ -304,9 +304,14 @@
       .catch(function () {})
       .then(function () { asking = false; render(); });
   }
+  // a screen the host stays on: one left within ANSWERS_AFTER_MS (moves entered in a row) never
+  // asks its answers, which cost the server tens to hundreds of ms a position (Alter Ego's most)
+  var ANSWERS_AFTER_MS = 1000;
   function whenIdle(fn) {
-    if (window.requestIdleCallback) window.requestIdleCallback(fn, {timeout: 1000});
-    else setTimeout(fn, 50);
+    setTimeout(function () {
+      if (window.requestIdleCallback) window.requestIdleCallback(fn, {timeout: 1000});
+      else fn();
+    }, ANSWERS_AFTER_MS);
   }
   // the live screen says its answers are missing (the tablet offline or moves waiting)
   function missing(yes) {
