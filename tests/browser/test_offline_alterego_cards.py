@@ -114,6 +114,15 @@ def play(page, selector):
     return box.locator("form")
 
 
+def react(page, card, by, target):
+    """``by`` plays the reaction ``card`` onto ``target``, the only active it may target."""
+    form = play(page, f"input[name=card][value={card}]")
+    form.locator(f"input[name=player][value={by}]").check()
+    assert offered(form, "target") == [target]
+    form.locator(f"input[name=target][value={target}]").check()
+    form.locator("button[type=submit]").click()
+
+
 def test_a_card_a_reaction_an_ability_and_the_end_of_the_turn_offline(tablet, server, engine):
     page = tablet
     table = seated(engine, page, server.base)
@@ -140,11 +149,7 @@ def test_a_card_a_reaction_an_ability_and_the_end_of_the_turn_offline(tablet, se
     # the reaction to it: Taktinen teko, its target the one that gained (Ville), Aino plays it
     panel = page.locator("[data-position-shown] .panel.react")
     assert panel.count() == 1 and "Hahmo kuolee" in panel.locator("h2").inner_text()
-    form = play(page, "input[name=card][value=taktinen_teko]")
-    form.locator("input[name=player][value=Aino]").check()
-    assert offered(form, "target") == ["ville"]
-    form.locator("input[name=target][value=ville]").check()
-    form.locator("button[type=submit]").click()
+    react(page, "taktinen_teko", "Aino", "ville")
     entered(page, 3)
 
     # Niksu's ability: from an active with anxiety (Meira only: Ville's gain was cancelled)
@@ -243,11 +248,7 @@ def test_a_bile_without_and_with_guests_and_the_step_after_a_season_card_offline
     # the reactions to it are answered: Ei rahaa onto the organizer, played by Aino
     panel = page.locator("[data-position-shown] .panel.react")
     assert panel.count() == 1 and "Bile" in panel.locator("h2").inner_text()
-    form = play(page, "input[name=card][value=ei_rahaa]")
-    form.locator("input[name=player][value=Aino]").check()
-    assert offered(form, "target") == ["niksu"]
-    form.locator("input[name=target][value=niksu]").check()
-    form.locator("button[type=submit]").click()
+    react(page, "ei_rahaa", "Aino", "niksu")
     entered(page, 3)
     assert "Bertta" in mover(page)
     page.locator("[data-position-shown] form[data-move=end_turn] button[type=submit]").click()
