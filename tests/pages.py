@@ -279,18 +279,10 @@ def loaded_table(session, table_id):
     return table
 
 
-#: what a look may change besides a write: a table's count of its seats, made on demand by any
-#: look at the players' links (a refused move's answer names them too), as the seats themselves
-#: are, which no list of models here holds
-MADE_ON_DEMAND = {"seats_version"}
-
-
 def everything(app, models):
     """Every row of ``models`` as plain data: what a refused request must leave as it was."""
     with db(app) as s:
-        return {model.__name__: sorted(repr(sorted((k, v) for k, v in row.model_dump().items()
-                                                   if k not in MADE_ON_DEMAND))
-                                       for row in s.exec(select(model)).all())
+        return {model.__name__: sorted(repr(sorted(row.model_dump().items())) for row in s.exec(select(model)).all())
                 for model in models}
 
 

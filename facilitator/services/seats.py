@@ -60,8 +60,8 @@ def ensure_seats(session, table_id, names):
         missing = [name for name in names if name not in known]
         if not missing:
             break
-        if attempt == 0:  # the table's row first, then its seats: the lock order of a move
-            _changed(session, table_id)
+        if attempt == 0:  # made now: not kept by this transaction (``links``)
+            session.info.setdefault("seats_changed", set()).add(table_id)
         now = utcnow()
         connection.execute(_insert_seats(connection.dialect.name),
                            [{"table_id": table_id, "player": name, "token": new_secret(), "revoked_at": None,
@@ -70,8 +70,8 @@ def ensure_seats(session, table_id, names):
     return {name: _Link(name, known[name]) for name in names if name in known}
 
 
-#: a table's seats changed (made, revoked): its row counts it, so the links kept by the count
-#: before (``links``) are read again
+#: a table's seat revoked: its row counts it, so the links kept by the count before (``links``)
+#: are read again (a seat made needs no count: links kept without its player are not used for it)
 _BUMP = text("UPDATE game_table SET seats_version = seats_version + 1 WHERE id = :table")
 
 
@@ -107,8 +107,9 @@ def links(session, table, names):
     """``{player: secret}`` of the live seats of ``table`` (a row read in this transaction),
     one for every name of ``names`` (``ensure_seats``), kept in this process by the table's
     ``seats_version``: a move's answer, which names every player's link, reads no seats while
-    they stay as they were (every change of them counts on the table's row, in the change's
-    own transaction)."""
+    they stay as they were. A revoke counts on the table's row, in its own transaction; a seat
+    made is one a kept entry lacks, which is then not used (a seat is made only for a player
+    without a live one)."""
     names = tuple(names)
     version = getattr(table, "seats_version", None)
     key = (table.created_at, version)

@@ -1,6 +1,6 @@
 """a table's seats version: what a move's answer needs to know of the players' links
 
-``game_table.seats_version`` counts the changes of a table's seats (a seat made, one revoked),
+``game_table.seats_version`` counts the seats of a table revoked (a seat made needs no count),
 so a process keeps the links it read by it and a move's answer reads no seats (issue 19).
 Tables of before start at 0.
 
