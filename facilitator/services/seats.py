@@ -8,13 +8,16 @@ game's (``GamePackage.player_view``).
 """
 
 import secrets
+import threading
+from collections import OrderedDict
 from typing import NamedTuple
 from functools import lru_cache
+from weakref import WeakKeyDictionary
 
 from sqlalchemy import text
 from sqlmodel import select
 
-from facilitator.services.db import read_row
+from facilitator.services.db import after_commit, read_row
 from facilitator.storage.models import GameTable, Seat, utcnow
 
 #: the longest secret a link may carry (longer ones are not looked up at all)
@@ -53,16 +56,75 @@ def ensure_seats(session, table_id, names):
     names = list(names)
     connection = session.connection()
     known = dict(connection.execute(_LIVE_TOKENS, {"table": table_id}).all())
-    for _attempt in range(3):  # a new secret equal to another seat's (never seen) is made again
+    for attempt in range(3):  # a new secret equal to another seat's (never seen) is made again
         missing = [name for name in names if name not in known]
         if not missing:
             break
+        if attempt == 0:  # made now: not kept by this transaction (``links``)
+            session.info.setdefault("seats_changed", set()).add(table_id)
         now = utcnow()
         connection.execute(_insert_seats(connection.dialect.name),
                            [{"table_id": table_id, "player": name, "token": new_secret(), "revoked_at": None,
                              "created_at": now} for name in missing])
         known = dict(connection.execute(_LIVE_TOKENS, {"table": table_id}).all())
     return {name: _Link(name, known[name]) for name in names if name in known}
+
+
+#: a table's seat revoked: its row counts it, so the links kept by the count before (``links``)
+#: are read again (a seat made needs no count: links kept without its player are not used for it)
+_BUMP = text("UPDATE game_table SET seats_version = seats_version + 1 WHERE id = :table")
+
+
+def _changed(session, table_id):
+    session.connection().execute(_BUMP, {"table": table_id})
+    session.info.setdefault("seats_changed", set()).add(table_id)  # nothing kept by this transaction
+
+
+class _Kept:
+    """The live seats' secrets of tables as last read, per database (``links``): ``{table id:
+    ((created at, seats version), {player: secret})}``, the newest few thousand."""
+
+    def __init__(self, size=4096):
+        self.size, self.items, self.lock = size, OrderedDict(), threading.Lock()
+
+    def get(self, table_id, key):
+        with self.lock:
+            hit = self.items.get(table_id)
+            return hit[1] if hit is not None and hit[0] == key else None
+
+    def put(self, table_id, key, value):
+        with self.lock:
+            self.items[table_id] = (key, value)
+            self.items.move_to_end(table_id)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+
+_kept = WeakKeyDictionary()  # engine -> _Kept
+
+
+def links(session, table, names):
+    """``{player: secret}`` of the live seats of ``table`` (a row read in this transaction),
+    one for every name of ``names`` (``ensure_seats``), kept in this process by the table's
+    ``seats_version``: a move's answer, which names every player's link, reads no seats while
+    they stay as they were. A revoke counts on the table's row, in its own transaction; a seat
+    made is one a kept entry lacks, which is then not used (a seat is made only for a player
+    without a live one)."""
+    names = tuple(names)
+    version = getattr(table, "seats_version", None)
+    key = (table.created_at, version)
+    engine = session.get_bind()
+    kept = _kept.get(engine)
+    if kept is None:
+        kept = _kept.setdefault(engine, _Kept())
+    if version is not None:
+        hit = kept.get(table.id, key)
+        if hit is not None and all(name in hit for name in names):
+            return {name: hit[name] for name in names}
+    found = {name: seat.token for name, seat in ensure_seats(session, table.id, names).items()}
+    if version is not None and table.id not in session.info.get("seats_changed", ()):  # as the row counts them
+        after_commit(session, lambda: kept.put(table.id, key, found))
+    return found
 
 
 @lru_cache(maxsize=8)
@@ -137,10 +199,11 @@ def revoke(session, table_id, player):
     seat = live_seats(session, table_id).get(player)
     if seat is None:
         return False
+    _changed(session, table_id)
     seat.revoked_at = utcnow()
     session.add(seat)
     session.flush()
     return True
 
 
-__all__ = ["MAX_TOKEN", "live_seats", "ensure_seats", "by_token", "change_check", "Check", "revoke"]
+__all__ = ["MAX_TOKEN", "live_seats", "ensure_seats", "links", "by_token", "change_check", "Check", "revoke"]

@@ -606,14 +606,27 @@ def _append(session, loaded, row, values, expected_seq):
     came first (nothing is written). The unique (table, seq) and (table, client id) are a
     second guard: an insert they refuse raises ``StaleMove`` (``already`` with the seq of the
     move a client id names, when that is what it met), and the caller's transaction then rolls
-    back as a whole. What was written is put on the table's row object only once both are in."""
-    if not _compare_and_set(session, loaded.table, expected_seq, loaded.table.rev, values, store=False):
-        return False
+    back as a whole. What was written is put on the table's row object only once both are in.
+
+    On PostgreSQL both are one statement (``_append_statement``: one round trip fewer a move)."""
     connection = session.connection()
-    try:  # one INSERT, without the unit of work's bookkeeping (the row is only appended, never changed)
-        inserted = connection.execute(_insert_row_statement(connection.dialect.name), row.values()).first()
-    except IntegrityError:
-        inserted = None
+    table = loaded.table
+    if connection.dialect.name == "postgresql":
+        moved, inserted = connection.execute(_append_statement(tuple(sorted(values))), {
+            "t_id": table.id, "t_seq": expected_seq, "t_rev": table.rev,
+            **{"v_" + key: value for key, value in values.items()},
+            **{"r_" + key: value for key, value in row.values().items()}}).one()
+        if not moved:
+            return False
+        if table.event_id is not None:
+            connection.execute(_BUMP_EVENT, {"e_id": table.event_id})
+    else:
+        if not _compare_and_set(session, table, expected_seq, table.rev, values, store=False):
+            return False
+        try:  # one INSERT, without the unit of work's bookkeeping (the row is only appended, never changed)
+            inserted = connection.execute(_insert_row_statement(connection.dialect.name), row.values()).first()
+        except IntegrityError:
+            inserted = None
     if inserted is None:
         repeat = _by_client_id(session, row.table_id, row.client_id) if row.client_id else None
         if repeat is not None:
@@ -621,6 +634,26 @@ def _append(session, loaded, row, values, expected_seq):
         raise StaleMove(expected_seq, expected_seq + 1, False)
     _store(loaded.table, values)
     return True
+
+
+@lru_cache(maxsize=64)
+def _append_statement(keys):
+    """PostgreSQL's compare-and-set of the table's row and the log row's insert in one
+    statement, built once per set of columns: ``(rows the compare-and-set moved, the seq
+    inserted or NULL)``. The insert takes its row from the update's (none when another write
+    came first), and inserts nothing when it meets the unique (table, seq) or (table, client
+    id), as ``_insert_row_statement``'s does."""
+    from sqlalchemy.dialects.postgresql import insert as insert_or_nothing
+    moved = _compare_and_set_statement(keys).returning(GameTable.id).cte("moved")
+    log = MoveRow.__table__
+    names = list(LogRow.__slots__)
+    # the log row's values named apart from the table's columns (an UPDATE would set a column
+    # whose name a parameter of its statement bears)
+    rows = select(*(bindparam("r_" + name, type_=log.c[name].type) for name in names)).select_from(moved)
+    inserted = (insert_or_nothing(log).from_select(names, rows).on_conflict_do_nothing()
+                .returning(log.c.seq).cte("inserted"))
+    return select(select(func.count()).select_from(moved).scalar_subquery(),
+                  select(inserted.c.seq).scalar_subquery())
 
 
 @lru_cache(maxsize=8)

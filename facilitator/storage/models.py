@@ -79,6 +79,9 @@ class GameTable(SQLModel, table=True):
     last_move_at: datetime | None = None
     problem: str | None = Field(default=None, sa_column=Column(Text))  # why a broken log does not replay, JSON
     created_at: datetime = Field(default_factory=utcnow)
+    # counts the table's seats revoked: a move's answer names the players' links, kept per process
+    # by this number instead of read on every move (services.seats.links)
+    seats_version: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class MoveRow(SQLModel, table=True):

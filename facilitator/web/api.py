@@ -488,15 +488,18 @@ def post_batch(table_id):
     return _record_queued(table_id, game, items, refused, author="api", flash_lines=body.get("flash") is True)
 
 
-def _record_queued(table_id, game, items, refused, author, flash_lines, with_path=False):
+def _record_queued(table_id, game, items, refused, author, flash_lines, with_path=False, full=True):
     """Record a tablet's queued run (``services.record_batch``) and answer with the table's
     state, what was recorded and the first refusal (``refused``: one found before, when none
     of the run is); ``flash_lines``: a browser's outbox, whose next screen says what the moves
-    changed; ``with_path``: a malformed move's message names its field as the screen's does."""
+    changed; ``with_path``: a malformed move's message names its field as the screen's does.
+    ``full`` False: the table's state is only its id, ``seq`` and ``rev`` (the outbox's answer,
+    ``Batch``: the screen it goes to next draws the table; its standing, legal moves and the
+    players' links were a sixth of a tap's work, read by nobody)."""
     with db_session() as s:
         recorded, stop = services.record_batch(s, table_id, items, author=author)
         loaded = services.load(s, table_id)
-        out = state(loaded)
+        out = state(loaded) if full else {"id": loaded.table.id, "seq": loaded.seq, "rev": loaded.rev}
     if any(not r["already"] for r in recorded) and loaded.game is not None and loaded.game.finished:
         _prepare_protocol(table_id)
     if flash_lines:
@@ -534,7 +537,9 @@ def post_queued(table_id):
     table stands just before it, and recorded after ``after``; the undo form's action queues an
     undo. The longest valid run is recorded (forms already recorded, by their client id, count
     as recorded); the first refused is named with why in the screen's words (``table.refusal``)
-    and nothing after it is looked at. The answer is ``moves/batch``'s. Who may post is checked
+    and nothing after it is looked at. The answer is ``moves/batch``'s without the table's
+    standing, legal moves and players (``Batch``: the table's id, ``seq`` and ``rev``, what was
+    recorded, the first refused): the outbox reads ``seq`` and goes to the screen. Who may post is checked
     as for ``moves/batch`` (the table's host session, the organizer, or the table's token), and
     the body must be JSON, which no page of another site can send with this browser's cookie."""
     body, raw, err = _queued(table_id)
@@ -549,7 +554,7 @@ def post_queued(table_id):
         refused = {"index": index, "client_id": client_id, "code": "malformed", "message": translate_error(e),
                    "path": e.path}
     return _record_queued(table_id, game, items, refused, author=None, flash_lines=body.get("flash") is True,
-                          with_path=True)
+                          with_path=True, full=False)
 
 
 @bp.post("/tables/<int:table_id>/undo")

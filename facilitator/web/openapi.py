@@ -142,7 +142,8 @@ def openapi_document(self_url="/api/v1/openapi.json"):
                             "after": {"type": "integer", "minimum": 0},
                             "client_id": {"type": "string", "maxLength": 64}}}},
                     "flash": {"type": "boolean", "description": "the next screen says what the moves changed"}}}),
-                "responses": {"200": _ok("Every form recorded; the new state", {"$ref": "#/components/schemas/Batch"}),
+                "responses": {"200": _ok("Every form recorded; the table's new seq (no standing: the next screen "
+                                         "draws it)", {"$ref": "#/components/schemas/Batch"}),
                               "207": _ok("Recorded up to the first form refused", {"$ref": "#/components/schemas/Batch"}),
                               "400": _error("Malformed body"), "404": _error("No such table"),
                               "415": _error("The body is not JSON"), **AUTH_ERRORS}}},
@@ -224,7 +225,7 @@ def openapi_document(self_url="/api/v1/openapi.json"):
                 "ruleset": {"type": "string"}, "pack_id": {"type": ["integer", "null"]},
                 "tables": {"type": "array", "items": {"$ref": "#/components/schemas/Table"}}}},
             "Batch": {"type": "object", "properties": {
-                "seq": {"type": "integer"},
+                "id": {"type": "integer"}, "seq": {"type": "integer"}, "rev": {"type": "integer"},
                 "recorded": {"type": "array", "items": {"type": "object", "properties": {
                     "client_id": {"type": ["string", "null"]}, "seq": {"type": "integer"},
                     "already": {"type": "boolean"}}}},

@@ -66,11 +66,11 @@ def player_pages(loaded, game=None, lang=None):
     game = game or games.of_table(loaded.table)
     if loaded.game is None or loaded.broken or not has_player_pages(game):
         return {}
-    seats = services.seats.ensure_seats(db(), loaded.table.id, game.player_names(loaded))
+    secrets = services.seats.links(db(), loaded.table, game.player_names(loaded))
     query = {"lang": lang} if lang else {}
     # one address built, each link its secret put in it (as url_for puts a path's part)
     head, tail = (public_base() + url_for("seats.page", token=_SECRET, **query)).split(_SECRET, 1)
-    return {name: head + quote(seat.token, safe=_PATH_SAFE) + tail for name, seat in seats.items()}
+    return {name: head + quote(secret, safe=_PATH_SAFE) + tail for name, secret in secrets.items()}
 
 
 #: a secret's place in a player's link while it is built, and what a path's part keeps unquoted
