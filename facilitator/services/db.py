@@ -25,7 +25,7 @@ from facilitator.storage.db import (database_url, dispose_all, forget_readers, g
                                     writing)
 
 __all__ = ["engine_for", "new_session", "session_scope", "startup", "dispose_all", "database_url",
-           "instance_path", "after_commit", "writing", "set_writing", "reset_writing", "is_writing",
+           "instance_path", "after_commit", "pending", "has_written", "writing", "set_writing", "reset_writing", "is_writing",
            "lock_conflict", "writes_committed", "read_row", "answer_from_memory"]
 
 STARTUP_LOCK = zlib.crc32(b"facilitator start-up")  # the advisory lock's number
@@ -46,8 +46,26 @@ def after_commit(session, action):
     session.info.setdefault("after_commit", []).append(action)
 
 
+def pending(session):
+    """What this session wrote and has not committed yet, for its own later reads (a batch's next
+    move reads the position its previous one made): ``{name: value}``, gone at the commit or
+    at any rollback."""
+    return session.info.setdefault("pending", {})
+
+
+def has_written(session):
+    """Whether something waits for this session's commit: what it reads now may include rows that
+    are never stored, so it is no other session's to read yet."""
+    return bool(session.info.get("after_commit"))
+
+
 @event.listens_for(Session, "after_commit")
 def _run_after_commit(session):
+    # SQLAlchemy says a savepoint's release is a commit too: the transaction around it may still
+    # fail, so what waits for the commit keeps waiting for the outermost one
+    if session.in_nested_transaction():
+        return
+    session.info.pop("pending", None)
     for action in session.info.pop("after_commit", []):
         action()
 
@@ -55,6 +73,7 @@ def _run_after_commit(session):
 @event.listens_for(Session, "after_rollback")
 def _drop_after_commit(session):
     session.info.pop("after_commit", None)
+    session.info.pop("pending", None)
 
 
 def lock_conflict(err):

@@ -34,7 +34,7 @@ from facilitator.rules import registry
 from facilitator.rules.errors import MalformedError, RulesError
 from facilitator.rules import ReplayError
 from facilitator.storage.models import ContentPackRow, Event, GameTable, MoveRow
-from facilitator.services.db import after_commit
+from facilitator.services.db import after_commit, has_written, pending
 from facilitator.services.packs import pack_of, pack_row_of, store_pack
 
 #: log rows that take a move back: the host's undo, the organizer's void and reopen
@@ -425,13 +425,19 @@ def _assemble(session, table, pack_row, log, fresh=False):
     if table.players:
         cache = game_cache(session)
         seq = table.seq
-        hit = None if fresh else cache.get(table, seq)
+        hit = None if fresh else (_pending_position(session, table, seq) or cache.get(table, seq))
         if hit is None:
             active = loaded.active
             hit = replay_log(loaded.ruleset, pack, table.players, table.name, active)
-            cache.put(table.id, GameCache.key(table, seq), hit)
-            # what the log's moves take, for the next move's room check (the log is read now anyway)
-            cache.keep_log_bytes((table.id, table.created_at, seq), _bytes_of(r for r in loaded.log if r.seq <= seq))
+            if has_written(session):
+                # the log read holds this transaction's own moves, which may never be stored: the
+                # process's cache gets the position when they are
+                _keep_at_commit(session, table, GameCache.key(table, seq), hit)
+            else:
+                cache.put(table.id, GameCache.key(table, seq), hit)
+                # what the log's moves take, for the next move's room check (the log is read now anyway)
+                cache.keep_log_bytes((table.id, table.created_at, seq),
+                                     _bytes_of(r for r in loaded.log if r.seq <= seq))
         loaded.game, loaded.last, loaded.problem, loaded._moves_in_force = hit
         loaded.position = hit
         if loaded.problem is not None and table.status != "broken":
@@ -580,11 +586,20 @@ def _by_client_id(session, table_id, client_id):
 
 
 def _keep(session, loaded, seq, position):
-    """Keep the new position in this process's cache once the write commits."""
+    """Keep the new position in this process's cache once the write commits (this session's own
+    later reads find it at once: a batch's next move)."""
+    _keep_at_commit(session, loaded.table, GameCache.key(loaded.table, seq), position)
+
+
+def _keep_at_commit(session, table, key, position):
     cache = game_cache(session)
-    table = loaded.table
-    key = GameCache.key(table, seq)
+    pending(session)[("position", table.id)] = (key, position)
     after_commit(session, lambda: cache.put(table.id, key, position))
+
+
+def _pending_position(session, table, seq):
+    kept = session.info.get("pending", {}).get(("position", table.id))
+    return kept[1] if kept is not None and kept[0] == GameCache.key(table, seq) else None
 
 
 class LogRow:
