@@ -123,14 +123,25 @@ def react(page, card, by, target):
     form.locator("button[type=submit]").click()
 
 
-def test_a_card_a_reaction_an_ability_and_the_end_of_the_turn_offline(tablet, server, engine):
-    page = tablet
-    table = seated(engine, page, server.base)
-    page.goto(f"{server.base}/ae/table/{table}?lang=fi")
+def go_offline(page):
     page.locator("#positions[data-start]").wait_for(state="attached")  # the answers, fetched when idle
-    before = log_of(engine, table)
     page.context.set_offline(True)
     page.locator("#connection.off").wait_for()
+
+
+def opened_offline(page, server, engine):
+    """A seated table's turn screen opened in Finnish, its answers arrived, then the network off:
+    the table and its log as it stood then."""
+    table = seated(engine, page, server.base)
+    page.goto(f"{server.base}/ae/table/{table}?lang=fi")
+    before = log_of(engine, table)
+    go_offline(page)
+    return table, before
+
+
+def test_a_card_a_reaction_an_ability_and_the_end_of_the_turn_offline(tablet, server, engine):
+    page = tablet
+    table, before = opened_offline(page, server, engine)
 
     # the draw, on the live screen
     page.locator("[data-position-live] form[data-move=draw] button[type=submit]").click()
@@ -208,18 +219,9 @@ def back_online(page):
     page.wait_for_function("() => !document.querySelector('#outbox:not([hidden])')")
 
 
-def go_offline(page):
-    page.locator("#positions[data-start]").wait_for(state="attached")  # the answers, fetched when idle
-    page.context.set_offline(True)
-    page.locator("#connection.off").wait_for()
-
-
 def test_a_bile_without_and_with_guests_and_the_step_after_a_season_card_offline(tablet, server, engine):
     page = tablet
-    table = seated(engine, page, server.base)
-    page.goto(f"{server.base}/ae/table/{table}?lang=fi")
-    before = log_of(engine, table)
-    go_offline(page)
+    table, before = opened_offline(page, server, engine)
 
     # Bertta draws on the live screen: the play step shown holds the bottom bar, the live screen's
     # correction bar (sticky at the draw step) no longer stacks under it
@@ -307,10 +309,7 @@ def unchecked_tile(page, selector):
 
 def test_a_second_card_entered_unchecked_then_the_end_of_the_turn_and_a_refused_one(tablet, server, engine):
     page = tablet
-    table = seated(engine, page, server.base)
-    page.goto(f"{server.base}/ae/table/{table}?lang=fi")
-    before = log_of(engine, table)
-    go_offline(page)
+    table, before = opened_offline(page, server, engine)
 
     # Bertta draws; her first card is answered: Pelikampanja onto Niksu
     page.locator("[data-position-live] form[data-move=draw] button[type=submit]").click()
