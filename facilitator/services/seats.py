@@ -8,16 +8,14 @@ game's (``GamePackage.player_view``).
 """
 
 import secrets
-import threading
-from collections import OrderedDict
 from typing import NamedTuple
 from functools import lru_cache
-from weakref import WeakKeyDictionary
 
 from sqlalchemy import text
 from sqlmodel import select
 
 from facilitator.services.db import after_commit, read_row
+from facilitator.services.kept import KeptByTable, PerDatabase
 from facilitator.storage.models import GameTable, Seat, utcnow
 
 #: the longest secret a link may carry (longer ones are not looked up at all)
@@ -80,27 +78,9 @@ def _changed(session, table_id):
     session.info.setdefault("seats_changed", set()).add(table_id)  # nothing kept by this transaction
 
 
-class _Kept:
-    """The live seats' secrets of tables as last read, per database (``links``): ``{table id:
-    ((created at, seats version), {player: secret})}``, the newest few thousand."""
-
-    def __init__(self, size=4096):
-        self.size, self.items, self.lock = size, OrderedDict(), threading.Lock()
-
-    def get(self, table_id, key):
-        with self.lock:
-            hit = self.items.get(table_id)
-            return hit[1] if hit is not None and hit[0] == key else None
-
-    def put(self, table_id, key, value):
-        with self.lock:
-            self.items[table_id] = (key, value)
-            self.items.move_to_end(table_id)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-
-
-_kept = WeakKeyDictionary()  # engine -> _Kept
+#: the live seats' secrets of tables as last read: ``{player: secret}`` under (created at, seats
+#: version) (``links``)
+_kept = PerDatabase(KeptByTable)
 
 
 def links(session, table, names):
@@ -113,10 +93,7 @@ def links(session, table, names):
     names = tuple(names)
     version = getattr(table, "seats_version", None)
     key = (table.created_at, version)
-    engine = session.get_bind()
-    kept = _kept.get(engine)
-    if kept is None:
-        kept = _kept.setdefault(engine, _Kept())
+    kept = _kept(session)
     if version is not None:
         hit = kept.get(table.id, key)
         if hit is not None and all(name in hit for name in names):

@@ -23,7 +23,6 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from datetime import datetime, timezone
-from weakref import WeakKeyDictionary
 
 from sqlalchemy import LargeBinary, bindparam, cast, event, func, insert, update
 from sqlalchemy.exc import IntegrityError
@@ -35,6 +34,7 @@ from facilitator.rules.errors import MalformedError, RulesError
 from facilitator.rules import ReplayError
 from facilitator.storage.models import ContentPackRow, Event, GameTable, MoveRow
 from facilitator.services.db import after_commit, has_written, pending
+from facilitator.services.kept import KeptByTable, PerDatabase
 from facilitator.services.packs import pack_of, pack_row_of, store_pack
 
 #: log rows that take a move back: the host's undo, the organizer's void and reopen
@@ -242,7 +242,7 @@ class GameCache:
 
     def __init__(self, size=4096):
         self.size = size
-        self._items = OrderedDict()
+        self._positions = KeptByTable(size)
         self._log_bytes = OrderedDict()  # (table id, created at, seq) -> the bytes of its log's moves
         self._lock = threading.Lock()
 
@@ -251,23 +251,14 @@ class GameCache:
         return (table.created_at, table.name, seq, table.rev, table.pack_id, table.players)
 
     def get(self, table, seq):
-        with self._lock:
-            hit = self._items.get(table.id)
-            if hit is None or hit[0] != self.key(table, seq):
-                return None
-            self._items.move_to_end(table.id)
-            return hit[1]
+        return self._positions.get(table.id, self.key(table, seq))
 
     def put(self, table_id, key, value):
-        with self._lock:
-            self._items[table_id] = (key, value)
-            self._items.move_to_end(table_id)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+        self._positions.put(table_id, key, value)
 
     def clear(self):
+        self._positions.clear()
         with self._lock:
-            self._items.clear()
             self._log_bytes.clear()
 
     def log_bytes(self, key):
@@ -283,15 +274,8 @@ class GameCache:
                 self._log_bytes.popitem(last=False)
 
 
-_caches = WeakKeyDictionary()  # one cache per database engine (a test's fresh database, a server's one)
-
-
-def game_cache(session):
-    engine = session.get_bind()
-    cache = _caches.get(engine)
-    if cache is None:
-        cache = _caches[engine] = GameCache()
-    return cache
+#: one cache per database engine (a test's fresh database, a server's one)
+game_cache = PerDatabase(GameCache)
 
 
 # ----- reading ------------------------------------------------------------------------------

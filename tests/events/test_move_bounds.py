@@ -267,7 +267,7 @@ def test_a_tables_log_full_of_bytes_refuses_the_next_move_and_stores_nothing(app
                token).status_code == 201
     used = len(log(app, table)[1][0][2].encode())
     monkeypatch.setattr(services.tables, "MAX_LOG_BYTES", used + 60)
-    services.tables._caches.clear()  # as another server process: the log's bytes are summed from the database
+    services.tables.game_cache.forget()  # as another server process: the log's bytes are summed from the database
     before = everything(app)
     move = {"type": "pass", "player": "Борис", "note": "заметка " * 10}
     answer = api(app, "POST", f"/api/v1/tables/{table}/moves", {"after": 1, "move": move}, token)
