@@ -239,3 +239,17 @@ def test_facilitator_export_writes_the_event_workbook_of_both_games(tmp_path):
         book = load_workbook(event)
         assert book.sheetnames[0] == summary and len(book.sheetnames) > 2 * 5
         assert {row[0] for row in book.worksheets[0].iter_rows(values_only=True)} >= {r["table"] for r in records}
+
+
+# ----- the ranking rule's heading ---------------------------------------------------------------
+@pytest.mark.db
+@ONE_DATABASE
+@pytest.mark.parametrize("game, records, heading, absent", [
+    (AE, ae_records, "Правило зачёта:", "командного"),  # each table on its own: no team score
+    (NA, na_records, "Правило зачёта:", "командного"),  # each table's winners: no team score
+], ids=["alter-ego", "new-angeles"])
+def test_a_russian_results_sheet_names_no_team_score_where_the_game_has_none(app, game, records, heading, absent):
+    event_id, _ids = event_of(app, game, records(), "Вечер", language="ru")
+    ru = organizer_browser(app, lang="ru")
+    [results] = pdf_text(download(ru, f"/organizer/events/{event_id}/download/results", "pdf"))
+    assert heading in results and absent not in results, results[:600]
