@@ -37,6 +37,8 @@ def waits_as_said(game, position):
         assert position["legal"]["type"] == nxt["expects"]
         if nxt["expects"] == "deal":
             assert position["legal"] == legal["deal"]
+        else:  # the end of round's form, without the track's value then: it depends on the path
+            assert position["legal"] == {k: v for k, v in legal["end_round"].items() if k != "threat"}
 
 
 def other_deal(game, i):
@@ -72,6 +74,30 @@ def test_the_rest_of_the_round_its_end_and_the_next_round_are_answered_as_the_en
     waits_as_said(game, positions[key])
     assert positions[key]["expects"] == "end_round" and positions[key]["label"] == "S2"
     assert "cases" not in positions[key]
+
+
+def test_the_next_rounds_end_is_the_same_position_whatever_threat_the_event_added():
+    """The end of the next round is reached through each threat the event at this round's end may
+    add: one position for all of them, so it carries nothing of the track's value then."""
+    game = make_game(assets=1)
+    answers = turn_answers(game)
+    positions = answers["positions"]
+    end = positions[positions[answers["start"]]["deal_then"]]
+    assert end["expects"] == "end_round" and end["label"] == "S1"
+    horizon, thresholds = set(), set()
+    for added in (0, 1, 2):
+        key = said_then(end, added, 1)
+        while positions[key]["expects"] == "deal":
+            key = positions[key]["deal_then"]
+        horizon.add(key)
+        later = game.copy()
+        unopposed(later)
+        later.apply(end_round(event="E01", event_threat=added, next_assets=1))
+        thresholds.add(later.threat)
+        unopposed(later)
+        waits_as_said(later, positions[key])
+    assert len(thresholds) == 3, "the paths should reach the next round's end at different threats"
+    assert len(horizon) == 1 and "threat" not in positions[horizon.pop()]["legal"]
 
 
 def test_an_end_of_round_leads_where_the_engine_takes_each_pair_of_its_numbers():

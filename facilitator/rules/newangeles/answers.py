@@ -102,7 +102,7 @@ def turn_answers(game: Game):
         if canonical in keys:
             return keys[canonical]
         key = add(canonical, f"{expects[0]}{len(positions)}",
-                  {"expects": expects, "label": g.label, "legal": _legal(g, expects)})
+                  {"expects": expects, "label": g.label, "legal": _form(g, expects)})
         if expects == "finish":  # the reveal entered offline: what it decides is the server's to say
             positions[key]["then"] = add(("over",), OVER, {"expects": "over"})
             return key
@@ -163,6 +163,17 @@ def _shortfall(g):
 
 def _legal(g, kind):
     return next((m for m in g.legal_moves() if m["type"] == kind), None)
+
+
+def _form(g, kind):
+    """What the form of a move waited for at ``g`` needs, the same whichever path reached it: a
+    position is keyed by what the game waits for and the round, and the next round's end is
+    reached through each threat the events may add, so the track's value then (``legal``'s
+    ``threat``) is not the position's: it is left out (the form needs only the track's maximum)."""
+    legal = _legal(g, kind)
+    if kind == "end_round" and legal is not None:
+        legal = {k: v for k, v in legal.items() if k != "threat"}
+    return legal
 
 
 def _plain_deal(g, active):
