@@ -23,6 +23,7 @@ Here, in the game's own language (the first of its languages that is not English
 """
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -280,7 +281,7 @@ def test_new_angeles_deal_after_deal_and_the_end_of_the_round_offline(browser, s
     of the round on the forms the screen shows for them (the engine's answers); the network on,
     the log holds the three moves once and in order, Boris's counteroffer folded by the server."""
     driver, lang = DRIVERS["new-angeles"], "sv"
-    two = type("Driver", (), {"key": driver.key, "url": driver.url, "setup": dict(driver.setup, assets=2)})
+    two = replace(driver, setup=dict(driver.setup, assets=2))
     with use_locale(lang):
         no_count = " ".join([
             gettext("No count without the connection: the deal is checked by the server when the connection returns."),

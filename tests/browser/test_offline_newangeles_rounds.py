@@ -6,6 +6,7 @@ back the log holds every move once and in order, and the standings are those of 
 entered online, screen by screen, on another table. In Swedish, the game's own language."""
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -78,7 +79,7 @@ def deal_on_screen(page):
 
 def test_the_rest_of_a_round_its_end_and_the_next_round_offline(browser, server, engine, signed_in):
     driver = DRIVERS["new-angeles"]
-    two = type("Driver", (), {"key": driver.key, "url": driver.url, "setup": dict(driver.setup, assets=2)})
+    two = replace(driver, setup=dict(driver.setup, assets=2))
     tablet, other = Tablet(browser, signed_in), Tablet(browser, signed_in)
     try:
         table = seated(engine, tablet.page, server.base, two)
@@ -175,7 +176,7 @@ def test_the_end_of_a_round_on_the_live_screen_leads_offline_to_the_next_rounds_
     in what the host types (a takeover would end the game; here 2 asset cards), and S2's deals
     follow on their forms."""
     driver = DRIVERS["new-angeles"]
-    one = type("Driver", (), {"key": driver.key, "url": driver.url, "setup": dict(driver.setup, assets=1)})
+    one = replace(driver, setup=dict(driver.setup, assets=1))
     tablet = Tablet(browser, signed_in)
     try:
         table = seated(engine, tablet.page, server.base, one)
@@ -224,7 +225,7 @@ def test_the_end_of_a_round_and_its_demand_round_offline(browser, server, engine
     next demand card entered on that form lead to S3's first deal. With the network back the
     end of the round and the demand round are recorded once and in order, as the form posted."""
     driver = DRIVERS["new-angeles"]
-    one = type("Driver", (), {"key": driver.key, "url": driver.url, "setup": dict(driver.setup, assets=1)})
+    one = replace(driver, setup=dict(driver.setup, assets=1))
     tablet = Tablet(browser, signed_in)
     try:
         table = seated(engine, tablet.page, server.base, one)
@@ -301,7 +302,7 @@ def test_an_emergency_card_spent_offline_is_not_offered_again(browser, server, e
     chosen, as the offline form asks), entered offline: the later deal forms no longer offer
     those cards, and every move is recorded once the network returns (none refused)."""
     driver = DRIVERS["new-angeles"]
-    two = type("Driver", (), {"key": driver.key, "url": driver.url, "setup": dict(driver.setup, assets=2)})
+    two = replace(driver, setup=dict(driver.setup, assets=2))
     tablet = Tablet(browser, signed_in)
     try:
         table = seated(engine, tablet.page, server.base, two)
