@@ -135,7 +135,12 @@ def main(argv=None):
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
     parser.add_argument("--profile", choices=("bare", "api", "form", "outbox"),
                         help="also print where the CPU of this kind's requests goes (cProfile)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="instead: count the instructions of --moves requests of each kind under callgrind")
+    parser.add_argument("--marked", choices=("bare", "api", "form", "outbox"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.instructions:
+        return instructions(args)
 
     with tempfile.TemporaryDirectory(prefix="bench-cost-") as tmp:
         os.environ["FACILITATOR_INSTANCE"] = str(Path(tmp) / "instance")
@@ -159,7 +164,80 @@ def profile(args, measure, bare_insert, next_table):
         t.game.apply(move)
         t.moves += 1
     print(f"  where the CPU of {args.moves} more requests of {args.profile} goes (cProfile):")
-    pstats.Stats(profiler, stream=sys.stdout).sort_stats("cumulative").print_stats(60)
+    pstats.Stats(profiler, stream=sys.stdout).sort_stats(os.environ.get("BENCH_PROFILE_SORT", "cumulative")).print_stats(
+        int(os.environ.get("BENCH_PROFILE_LINES", "60")))
+
+
+def instructions(args):
+    """Instruction counts per request (callgrind, deterministic where CPU time is not): for each
+    kind a run of this script under ``valgrind --tool=callgrind`` that warms up, then sends
+    ``--moves`` requests of that kind alone (rounds 1 and 10 in turn, ``gc.collect()`` before
+    each, every table having taken one such request first, as an open table has) through a meter that marks them (``rig.Meter.marked``), so that only the app's own work
+    on them is counted. Printed per request (a tap's two requests together), with the ratio to
+    the bare insert's."""
+    import re
+    import shutil
+    import subprocess
+    if not shutil.which("valgrind"):
+        raise SystemExit("valgrind is not installed")
+    python = sys.executable  # a venv's python (a link to the interpreter), not a shim script
+    if Path(python).read_bytes()[:4] != b"\x7fELF":
+        raise SystemExit(f"{python} is not the interpreter itself (a shim?): run with the real one")
+    counts = {}
+    with tempfile.TemporaryDirectory(prefix="bench-cost-cg-") as tmp:
+        runs = {}
+        for kinds in (("bare", "api"), ("form", "outbox")):  # two at a time
+            for kind in kinds:
+                runs[kind] = subprocess.Popen(
+                    ["valgrind", "--tool=callgrind", f"--callgrind-out-file={Path(tmp) / kind}.out",
+                     "--collect-atstart=no", "--toggle-collect=_operator_call*", python, __file__, "--db", args.db,
+                     "--moves", str(args.moves), "--seed", str(args.seed), "--marked", kind],
+                    env={**os.environ, "PYTHONHASHSEED": "0"}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for kind in kinds:
+                if runs[kind].wait() != 0:
+                    raise SystemExit(f"the run of {kind} under callgrind failed")
+                text = (Path(tmp) / f"{kind}.out").read_text()
+                counts[kind] = int(re.search(r"^totals:\s*(\d+)", text, re.M).group(1)) / args.moves
+    print(f"facilitator move cost · instructions per request (callgrind, {args.moves} requests of each kind, "
+          f"{args.db}, the app's work only):")
+    for kind in ("bare", "api", "form", "outbox"):
+        label = "bare insert-or-ignore (the floor)" if kind == "bare" else LABELS[kind]
+        ratio = "" if kind == "bare" else f"{counts[kind] / counts['bare']:.2f}× (target ≤ {TARGETS[kind]:g}×)"
+        print(f"  {label:<42} {counts[kind] / 1e6:7.2f} M  {ratio}")
+    return 0
+
+
+def marked_run(args, measure, bare_insert, next_table, app_meter, bare_meter):
+    """One kind's requests alone, marked for callgrind (``instructions``). ``BENCH_PROBE=
+    module:function`` marks that function alone instead (where a request's instructions go)."""
+    import gc
+    import importlib
+    import operator
+    meter = bare_meter if args.marked == "bare" else app_meter
+    probe = os.environ.get("BENCH_PROBE")
+    if probe:
+        module_name, _, attribute = probe.partition(":")
+        owner = importlib.import_module(module_name)
+        *path, name = attribute.split(".")
+        for part in path:
+            owner = getattr(owner, part)
+        inner = getattr(owner, name)
+        setattr(owner, name, lambda *a, **k: operator.call(inner, *a, **k))
+        meter = Meter(None)  # marks nothing
+    meter.marked = True
+    if os.environ.get("BENCH_NO_GC"):
+        gc.disable()
+    for i in range(args.moves):
+        gc.collect()
+        if args.marked == "bare":
+            bare_insert()
+            continue
+        t, move = next_table(1 if i % 2 == 0 else 10)
+        measure[args.marked](t, move)
+        t.game.apply(move)
+        t.moves += 1
+    meter.marked = False
+    return 0
 
 
 class Table:
@@ -180,6 +258,8 @@ def run(url, args, tmp):
     pack = sample_pack()
     rng = random.Random(args.seed)
     kinds = ("api", "form", "outbox")
+    if args.marked:
+        kinds = () if args.marked == "bare" else (args.marked,)
     per_round = -(-(len(kinds) * (args.moves + 10) + (args.moves if args.profile else 0)) // MOVES_PER_TABLE) + 8
     pools = {1: [], 10: []}
     with services.db.session_scope(engine) as s:
@@ -265,6 +345,15 @@ def run(url, args, tmp):
     for round_no in pools:  # warm up: templates, caches, pools
         for _ in range(5):
             one_round_of_each(round_no, keep=False)
+    if args.marked:
+        if args.marked != "bare":  # every tablet has tapped once: a tap of an open table, not its first
+            for round_no, pool in tables.items():
+                for _ in range(len(pool)):
+                    t, move = next_table(round_no)
+                    measure[args.marked](t, move)
+                    t.game.apply(move)
+                    t.moves += 1
+        return marked_run(args, measure, bare_insert, next_table, app_meter, bare_meter)
     for i in range(args.moves * len(pools)):
         one_round_of_each(1 if i % 2 == 0 else 10)
 

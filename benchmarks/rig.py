@@ -4,6 +4,7 @@ wrapper that measures each request inside the app: its wall time, the thread's C
 SQL round trips it sent). Imported by the scripts of this folder (``python3 benchmarks/<x>.py``
 puts this folder first on ``sys.path``)."""
 
+import operator
 import os
 import time
 from collections import namedtuple
@@ -81,6 +82,11 @@ class Meter:
     is left out): ``last``, the ``Sample`` of the last request; round trips counted on
     ``counter`` (a ``Counter``) when one is given."""
 
+    #: when true, each request runs inside ``operator.call`` (a C function nothing else calls), so that
+    #: ``valgrind --tool=callgrind --collect-atstart=no --toggle-collect=_operator_call*`` counts the
+    #: instructions of the app's requests alone
+    marked = False
+
     def __init__(self, wsgi_app, counter=None):
         self.app, self.counter = wsgi_app, counter
         self.last = Sample(0.0, 0.0, None)
@@ -88,12 +94,16 @@ class Meter:
     def __call__(self, environ, start_response):
         sql = self.counter.count if self.counter else 0
         w0, c0 = time.perf_counter(), time.thread_time()
-        answer = self.app(environ, start_response)
-        try:
-            body = list(answer)
-        finally:
-            if hasattr(answer, "close"):
-                answer.close()
+        body = operator.call(self._serve, environ, start_response) if self.marked else \
+            self._serve(environ, start_response)
         self.last = Sample(time.perf_counter() - w0, time.thread_time() - c0,
                            self.counter.count - sql if self.counter else None)
         return body
+
+    def _serve(self, environ, start_response):
+        answer = self.app(environ, start_response)
+        try:
+            return list(answer)
+        finally:
+            if hasattr(answer, "close"):
+                answer.close()
