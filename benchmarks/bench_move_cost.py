@@ -3,6 +3,7 @@ tablet outbox's tap, each next to a bare Flask view that inserts one row into th
 database, measured in the same run and printed as ratios beside their targets.
 
     python3 benchmarks/bench_move_cost.py [--db sqlite|postgresql] [--moves 200] [--check]
+    python3 benchmarks/bench_move_cost.py --instructions [--db …] [--moves 30]
 
 Everything runs in one process through Flask's test client (no HTTP parsing on either side, so
 the comparison is of the server's own work). A WSGI wrapper around each app measures, for every
@@ -28,6 +29,11 @@ the same machine:
 Each at tables whose games stand in round 1 and at tables in round 10 (a move's cost must not
 grow with the game). The hosts are tablets that opened their table with its link (a session
 grant), not the organizer. Every answer is checked (201, 303, 200 with nothing refused).
+
+``--instructions`` counts instead the instructions of each kind's requests under callgrind
+(``valgrind --tool=callgrind``, the app's own work on them alone; see ``instructions``): the same
+on every run, where CPU time on a shared machine is not. ``BENCH_PROBE=module:function`` with
+``--marked KIND`` under callgrind counts one function of those requests (where they go).
 
 Targets: an API move at most 2.5× the bare insert's CPU, a tap (either kind) at most 5×; the
 median of each kind over both rounds is what is judged. Exit status 1 with ``--check`` when a
