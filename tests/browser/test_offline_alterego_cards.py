@@ -114,6 +114,16 @@ def play(page, selector):
     return box.locator("form")
 
 
+def draw_then_play(page, card, target):
+    """The player in turn draws, then plays ``card`` onto ``target``: two moves entered offline."""
+    page.locator("[data-position-live] form[data-move=draw] button[type=submit]").click()
+    entered(page, 1)
+    form = play(page, f"input[name=card][value={card}]")
+    form.locator(f"input[name=target][value={target}]").check()
+    form.locator("button[type=submit]").click()
+    entered(page, 2)
+
+
 def react(page, card, by, target):
     """``by`` plays the reaction ``card`` onto ``target``, the only active it may target."""
     form = play(page, f"input[name=card][value={card}]")
@@ -312,12 +322,7 @@ def test_a_second_card_entered_unchecked_then_the_end_of_the_turn_and_a_refused_
     table, before = opened_offline(page, server, engine)
 
     # Bertta draws; her first card is answered: Pelikampanja onto Niksu
-    page.locator("[data-position-live] form[data-move=draw] button[type=submit]").click()
-    entered(page, 1)
-    form = play(page, "input[name=card][value=pelikampanja]")
-    form.locator("input[name=target][value=niksu]").check()
-    form.locator("button[type=submit]").click()
-    entered(page, 2)
+    draw_then_play(page, "pelikampanja", "niksu")
 
     # a second card: not answered there, offered unchecked with every option and a note
     assert "Bertta" in mover(page)
@@ -360,12 +365,7 @@ def test_a_second_card_entered_unchecked_then_the_end_of_the_turn_and_a_refused_
     # Cecilia's turn: a first activity onto Kalle, then a second one onto Kalle entered unchecked
     # (P6 forbids it): the server refuses it when the network returns, with its reason in Finnish
     go_offline(page)
-    page.locator("[data-position-live] form[data-move=draw] button[type=submit]").click()
-    entered(page, 1)
-    form = play(page, "input[name=card][value=jarjestoaktiivi]")
-    form.locator("input[name=target][value=kalle]").check()
-    form.locator("button[type=submit]").click()
-    entered(page, 2)
+    draw_then_play(page, "jarjestoaktiivi", "kalle")
     unchecked_tile(page, "input[name=card][value=pelikampanja]").locator("> summary").click()
     form = page.locator("[data-position-shown] details.offline-play[open] form")
     form.locator("input[name=target][value=kalle]").check()
