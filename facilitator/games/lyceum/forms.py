@@ -4,8 +4,8 @@ themselves are checked by the engine, never here."""
 
 from datetime import date
 
-from wtforms import (DateField, FieldList, FormField, HiddenField, IntegerField, SelectChoice, SelectField,
-                     StringField, TextAreaField)
+from wtforms import (DateField, FieldList, FormField, HiddenField, IntegerField, SelectField, StringField,
+                     TextAreaField)
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
 
 from facilitator.games.lyceum.words import or_list
@@ -137,16 +137,10 @@ class SetupForm(BaseForm):
         return out
 
 
-def _options(*values):
-    """A select's options, each its value as its label, declared as WTForms' ``SelectChoice``:
-    given as plain texts, WTForms made an option object of each on every form it checked."""
-    return [SelectChoice(value) for value in values]
-
-
 class SimpleMoveForm(AfterForm):
     """share, pass, play_deferred, finish: no fields besides the player."""
 
-    type = SelectField(choices=_options("share", "pass", "play_deferred", "finish"))
+    type = SelectField(choices=["share", "pass", "play_deferred", "finish"])
     player = StringField(validators=[Optional()])
 
     def move(self):
@@ -173,9 +167,9 @@ class RestForm(AfterForm):
 
 class DrawForm(AfterForm):
     player = StringField(validators=[InputRequired()])
-    color = SelectField(choices=_options(*COLORS))
+    color = SelectField(choices=list(COLORS))
     card = StringField(validators=[Optional()])  # a pack code; or the hand-entered card below
-    decision = SelectField(choices=_options("play", "defer", "discard"))
+    decision = SelectField(choices=["play", "defer", "discard"])
     redistribute = FormField(SkillInputs)
     manual = HiddenField()  # JSON of a hand-entered card
     source = HiddenField()  # "deck" when the app's own deck drew the card
