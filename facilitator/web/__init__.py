@@ -10,6 +10,7 @@ its ``with`` block (before the response is sent) or rolled back on an error.
 
 import contextlib
 import os
+import time
 from datetime import timedelta
 from pathlib import Path
 from types import FunctionType
@@ -19,7 +20,7 @@ from flask.globals import _cv_request
 from flask.json.tag import TaggedJSONSerializer
 from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFProtect
-from itsdangerous import TimestampSigner, URLSafeTimedSerializer
+from itsdangerous import BadSignature, TimestampSigner, URLSafeTimedSerializer
 from werkzeug.exceptions import HTTPException
 
 from facilitator import i18n, services
@@ -109,16 +110,60 @@ class _KeptSerializer(URLSafeTimedSerializer):
         return signer
 
 
+def _copied(value):
+    """A session's values as fresh containers (dicts, lists, tuples of them), the rest as they
+    are: what a request changes in its session never reaches the one kept (``open_session``)."""
+    kind = type(value)
+    if kind is dict:
+        return {key: _copied(item) for key, item in value.items()}
+    if kind is list:
+        return [_copied(item) for item in value]
+    if kind is tuple:
+        return tuple(_copied(item) for item in value)
+    return value
+
+
 class SessionInterface(SecureCookieSessionInterface):
     """Session cookies are Secure whenever the page itself came over HTTPS. The cookie's signing
     serializer is Flask's, made once per secret key (Flask made one, and a signer per use, on
     every request, and derived the signing key from the secret on every signature): the same
-    cookies, signed and checked the same way."""
+    cookies, signed and checked the same way.
+
+    A cookie is read once: a tablet sends the same cookie on every tap until its session
+    changes, and checking its signature and reading its JSON was a tenth of a tap. What a
+    cookie whose signature held says is kept by the cookie's exact text (and the serializer
+    of the keys it was checked with) with the time it was signed; sent again, it is as
+    young as Flask asks (``PERMANENT_SESSION_LIFETIME``) or refused as Flask refuses it, and
+    the request gets a copy of what it says. A cookie not signed with the app's keys is never
+    kept."""
 
     serializer = _Tagged()
+    #: the most cookies kept read (then it starts again)
+    OPENED_KEPT = 10_000
 
     def __init__(self):
         self._serializers = {}
+        self._opened = {}
+
+    def open_session(self, app, request):
+        serializer = self.get_signing_serializer(app)
+        if serializer is None:
+            return None
+        cookie = request.cookies.get(self.get_cookie_name(app))
+        if not cookie:
+            return self.session_class()
+        max_age = int(app.permanent_session_lifetime.total_seconds())
+        kept = self._opened.get(cookie)
+        if kept is not None and kept[0] is serializer and 0 <= time.time() - kept[2] <= max_age:
+            return self.session_class(_copied(kept[1]))
+        try:
+            data, signed_at = serializer.loads(cookie, max_age=max_age, return_timestamp=True)
+        except BadSignature:
+            return self.session_class()
+        if len(self._opened) >= self.OPENED_KEPT:
+            self._opened.clear()
+        self._opened[cookie] = (serializer, _copied(data), signed_at.timestamp())
+        return self.session_class(data)
 
     def get_cookie_secure(self, app):
         return bool(app.config["SESSION_COOKIE_SECURE"] or (request and request.is_secure))

@@ -1,13 +1,15 @@
 """The session cookie the app writes is Flask's own, byte for byte: its serializer is made once per
 secret key (``web.SessionInterface``) and its tagged JSON takes a short way for plain values
 (``web._Tagged``), so a tablet's cookie reads the same before and after, and a cookie signed
-with a previous key (``SECRET_KEY_FALLBACKS``) still opens."""
+with a previous key (``SECRET_KEY_FALLBACKS``) still opens. A cookie sent again is read once
+(``SessionInterface.open_session``) and opens as Flask opens it: its own copy for each request,
+expired as Flask expires it, and a cookie whose signature fails is never kept."""
 
 import datetime
 import uuid
 
 import pytest
-from flask import Flask
+from flask import Flask, request
 from flask.sessions import SecureCookieSessionInterface, session_json_serializer
 from itsdangerous import BadSignature, TimestampSigner
 from markupsafe import Markup
@@ -50,3 +52,47 @@ def test_the_cookie_is_flasks_and_a_previous_key_still_opens_it(monkeypatch):
             ours.get_signing_serializer(app).loads(cookie[:-3] + ("AAA" if not cookie.endswith("AAA") else "BBB"))
         app.secret_key = "another" * 6  # a new key: a serializer of its own
         assert ours.get_signing_serializer(app).dumps(VALUES[0]) == flasks.get_signing_serializer(app).dumps(VALUES[0])
+
+
+# ----- a cookie is read once (``SessionInterface.open_session``) -------------------------------
+def _opened(interface, app, cookie):
+    """The session ``interface`` opens for a request that sends ``cookie``."""
+    with app.test_request_context(headers={"Cookie": f"session={cookie}"}):
+        return interface.open_session(app, request)
+
+
+def _app(key="now" * 12, days=7):
+    app = Flask(__name__)
+    app.secret_key = key
+    app.permanent_session_lifetime = datetime.timedelta(days=days)
+    return app
+
+
+@pytest.mark.parametrize("value", [VALUES[0], VALUES[4], VALUES[-1]])
+def test_a_cookie_sent_again_opens_as_flask_opens_it_each_time_apart(value):
+    app, ours = _app(), SessionInterface()
+    with app.app_context():
+        cookie = SecureCookieSessionInterface().get_signing_serializer(app).dumps(value)
+    for _ in range(3):  # the second and third time from what was kept: what one request changed is not in it
+        opened = _opened(ours, app, cookie)
+        assert dict(opened) == dict(_opened(SecureCookieSessionInterface(), app, cookie)) == value
+        assert not opened.modified
+        opened.setdefault("tables", {})["9"] = "changed by this request"
+        opened["lang"] = "en"
+
+
+def test_a_kept_cookie_still_expires_and_a_forged_one_is_never_kept(monkeypatch):
+    app, ours = _app(days=1), SessionInterface()
+    signed_at = 1_750_000_000  # the clock both the signer and the kept cookies read
+    monkeypatch.setattr("time.time", lambda: signed_at)
+    with app.app_context():
+        cookie = ours.get_signing_serializer(app).dumps({"tables": {"7": "f" * 32}})
+    monkeypatch.setattr("time.time", lambda: signed_at + 60)
+    assert dict(_opened(ours, app, cookie)) == {"tables": {"7": "f" * 32}}
+    monkeypatch.setattr("time.time", lambda: signed_at + 2 * 86_400)  # older than the session's lifetime
+    assert dict(_opened(ours, app, cookie)) == {}
+    forged = cookie[:-3] + ("AAA" if not cookie.endswith("AAA") else "BBB")
+    assert dict(_opened(ours, app, forged)) == {} and forged not in ours._opened
+    other = _app(key="another" * 6)  # the same cookie where the key is not the one it was signed with
+    monkeypatch.setattr("time.time", lambda: signed_at + 60)
+    assert dict(_opened(ours, other, cookie)) == {}
