@@ -24,7 +24,7 @@ the same machine:
 * **outbox tap**: what the tablet's outbox sends (``static/outbox.js``): the move form queued as
   the form would post it (its action and its fields), in the JSON batch POST of queued forms
   (``/api/v1/tables/<id>/queued``, ``flash: true``) with the browser's session cookie, then the
-  GET of the turn screen.
+  GET of the turn screen at the answer's ``?done=<seq>``.
 
 Each at tables whose games stand in round 1 and at tables in round 10 (a move's cost must not
 grow with the game). The hosts are tablets that opened their table with its link (a session
@@ -334,7 +334,7 @@ def run(url, args, tmp):
         answer = r.get_json()
         assert r.status_code == 200 and answer["refused"] is None and answer["recorded"], answer
         post = app_meter.last
-        page = t.tablet.get(f"/table/{t.id}")
+        page = t.tablet.get(f"/table/{t.id}?done={answer['done']}")  # where outbox.js goes next
         assert page.status_code == 200, page.status_code
         return [post, app_meter.last]
 

@@ -3,6 +3,12 @@
 (function () {
   "use strict";
 
+  // a recorded move's screen (?done=<seq>) says what the move changed once: the address kept in
+  // the history is the table's own, so a reload or Back shows the screen as it stands then
+  if (/[?&]done=\d+$/.test(location.search) && window.history && history.replaceState) {
+    history.replaceState(history.state, "", location.pathname + location.search.replace(/[?&]done=\d+$/, "") + location.hash);
+  }
+
   function numberOf(input) {
     var v = parseInt(input.value, 10);
     return isNaN(v) ? 0 : v;

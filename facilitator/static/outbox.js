@@ -93,6 +93,13 @@
   }
   function baseSeq() { return parseInt(body.dataset.seq, 10) || 0; }
   function turnUrl() { return body.dataset.turnUrl || location.href; }
+  // the turn screen that says what the move ``seq`` changed (the server's ``done``), else ``url``
+  function confirmed(url, seq) {
+    if (typeof seq !== "number") return url;
+    var u = new URL(url, location.href);
+    u.searchParams.set("done", String(seq));
+    return u.toString();
+  }
   // the page is left by this script (a screen drawn again): no question about leaving it
   function leave(url) { leaving = true; window.removeEventListener("beforeunload", warn); location.replace(url); }
 
@@ -203,7 +210,7 @@
         }
         // the screen is drawn again at the table's real state: every move sent, or a refusal to
         // show on the screen as the table is now (the refused move stays listed, with why)
-        if (!left.length || refused) leave(turnUrl());
+        if (!left.length || refused) leave(confirmed(turnUrl(), data.done));
         else if (left.some(function (e) { return e.state === "queued"; })) setTimeout(flush, 0);  // the next run
       })
       .catch(function () {

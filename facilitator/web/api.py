@@ -493,9 +493,12 @@ def _record_queued(table_id, game, items, refused, author, flash_lines, with_pat
     state, what was recorded and the first refusal (``refused``: one found before, when none
     of the run is); ``flash_lines``: a browser's outbox, whose next screen says what the moves
     changed; ``with_path``: a malformed move's message names its field as the screen's does.
-    ``full`` False: the table's state is only its id, ``seq`` and ``rev`` (the outbox's answer,
+    When the only move that changed something is the table's last (a tap sent at once), nothing
+    is flashed: the answer's ``done`` is its ``seq``, and the screen at ``?done=<seq>`` says what
+    it changed (``table.confirm``). ``full`` False: the table's state is only its id, ``seq`` and ``rev`` (the outbox's answer,
     ``Batch``: the screen it goes to next draws the table; its standing, legal moves and the
     players' links were a sixth of a tap's work, read by nobody)."""
+    done = None
     with db_session() as s:
         recorded, stop = services.record_batch(s, table_id, items, author=author)
         loaded = services.load(s, table_id)
@@ -505,15 +508,18 @@ def _record_queued(table_id, game, items, refused, author, flash_lines, with_pat
     if flash_lines:
         from facilitator.web.games import narrate, undone_line
         from facilitator.web.table import narration
-        lines = []
+        lines, only_the_last = [], False
         for r in recorded:
             if r.get("result") is not None and loaded.last is not None and r["result"] is loaded.last[1]:
+                only_the_last = not lines and loaded.last[0] == loaded.seq
                 lines += narration(game, loaded)  # the table's last move: kept, its screen says it again
             elif r.get("result") is not None:
-                lines += narrate(loaded, r["result"])
+                lines, only_the_last = lines + narrate(loaded, r["result"]), False
             elif r.get("undone") is not None:
-                lines.append(undone_line(loaded, r["undone"]))
-        if lines:
+                lines, only_the_last = lines + [undone_line(loaded, r["undone"])], False
+        if only_the_last and not loaded.game.finished:
+            done = loaded.seq  # the next screen, at ?done=<seq>, says it (``table.confirm``): nothing to carry
+        elif lines:
             flash("\n".join(lines), "ok")
     recorded = [{k: v for k, v in r.items() if k not in ("result", "undone")} for r in recorded]
     if stop is not None:
@@ -525,6 +531,8 @@ def _record_queued(table_id, game, items, refused, author, flash_lines, with_pat
             refused["path"] = why.path
     out["recorded"] = recorded
     out["refused"] = refused
+    if flash_lines and done is not None:
+        out["done"] = done
     return jsonify(out), 200 if refused is None else 207
 
 

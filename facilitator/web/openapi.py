@@ -231,7 +231,9 @@ def openapi_document(self_url="/api/v1/openapi.json"):
                     "already": {"type": "boolean"}}}},
                 "refused": {"type": ["object", "null"], "properties": {
                     "index": {"type": "integer"}, "client_id": {"type": ["string", "null"]},
-                    "code": {"type": "string"}, "message": {"type": "string"}}}}},
+                    "code": {"type": "string"}, "message": {"type": "string"}}},
+                "done": {"type": "integer", "description": "with flash: the seq of the one move the next screen "
+                         "is to confirm, at the table's address with ?done=<seq> (then nothing was flashed)"}}},
         }},
     }
 

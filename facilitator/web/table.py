@@ -99,10 +99,32 @@ def setup_opening(game, s, table_id):
 
 def main_screen(game, table_id, render):
     """A table's main screen for every game: its setup until it has players, its final results
-    once finished, the needs-checking page when its log does not replay, else ``render(loaded)``."""
+    once finished, the needs-checking page when its log does not replay, else ``render(loaded)``
+    (saying what the move its address names as ``done`` changed: ``confirm``)."""
     with db_session() as s:
         loaded, response = opening(game, s, table_id, bind=False)
-        return response if response is not None else render(loaded)
+        if response is not None:
+            return response
+        confirm(game, loaded)
+        return render(loaded)
+
+
+def confirm(game, loaded):
+    """The confirmation of a host's move, drawn from the table's position rather than carried in
+    the session: the move's POST (and the outbox, ``api._record_queued``) sends the host to the
+    main screen at ``?done=<seq>``, and while the table's last move in force is that one, the
+    screen shows what it changed (``narration``: kept per position and language) as the message
+    of a recorded move, first among the flashed ones. Opened again later from the history, once
+    the table has moved on, the address says nothing. Writing the message into the session
+    cookie and taking it out again cost a tenth of a tap."""
+    from flask import get_flashed_messages
+    from flask.globals import request_ctx
+    done = request.args.get("done", type=int)
+    if done is None or done != loaded.seq or loaded.last is None or loaded.last[0] != done:
+        return
+    text = "\n".join(narration(game, loaded)) or _("Recorded")
+    flashed = get_flashed_messages(with_categories=True)  # the session's, taken out as Flask does
+    request_ctx.flashes = [("ok", text), *flashed]  # what get_flashed_messages answers for the rest of the request
 
 
 def final_screen(game, table_id, render):
@@ -233,8 +255,8 @@ def record(game, table_id, move, after, refuse, pack=None, **extra):
     try:
         with db_session() as s:
             loaded, result = services.record_move(s, table_id, move, after)
-            finished = loaded.game.finished
-            lines = narration(game, loaded)
+            finished, seq = loaded.game.finished, loaded.seq
+            lines = narration(game, loaded) if finished else []
     except services.TableNotFound:
         abort(404)
     except services.StaleMove as err:
@@ -246,7 +268,7 @@ def record(game, table_id, move, after, refuse, pack=None, **extra):
     except Exception as err:  # noqa: BLE001 - refusal() raises again what is not a refusal
         why = refusal(err, game, pack)
         return refuse(table_id, _("The move was not recorded: {error}", error=why.message), why.status, **extra)
-    return after_recorded(game, table_id, lines, finished)
+    return after_recorded(game, table_id, lines, finished, seq)
 
 
 def narration(game, loaded):
@@ -298,11 +320,19 @@ def form_action(game, table_id, action):
     endpoint, args = found
     if endpoint is None or args.get("table_id") != table_id:
         return None
-    if endpoint == game.move_endpoint and "kind" in args:
+    if endpoint == game.move_endpoint and "kind" in args and reads_move_forms(game):
         return "move", args["kind"]
     if endpoint == game.undo_endpoint:
         return "undo", None
     return None
+
+
+def reads_move_forms(game):
+    """Whether ``game`` reads its move forms itself (``GamePackage.read_move_form``): a game that
+    does not has no form a tablet may queue (its forms are then refused as no move form, never
+    failing the request)."""
+    from facilitator.games import GamePackage
+    return getattr(type(game), "read_move_form", None) is not GamePackage.read_move_form
 
 
 def queued_forms(game, table_id, raw, path="moves", start=0):
@@ -355,16 +385,19 @@ def already_recorded(game, table_id):
     return redirect(url_for(game.turn, table_id=table_id), 303)
 
 
-def after_recorded(game, table_id, lines, finished):
-    """Where the host goes after a recorded move: its lines flashed, the final screen when the
-    game ended (its protocol PDF started in the background), else the turn screen."""
-    flash("\n".join(lines) or _("Recorded"), "ok")
+def after_recorded(game, table_id, lines, finished, seq=None):
+    """Where the host goes after a recorded move (``seq``): the turn screen, which says what it
+    changed (``confirm``); when the game ended, the final screen, its ``lines`` flashed and its
+    protocol PDF started in the background. Without ``seq`` (a game's own move view written
+    before it was asked for) the lines are flashed to the turn screen as well."""
+    if finished or seq is None:
+        flash("\n".join(lines) or _("Recorded"), "ok")
     if finished:  # the protocol PDF is made now, in the background: ready when the host asks for it
         from facilitator.web.downloads import start_protocol
         with db_session() as s:
             start_protocol(s, table_id)
         return redirect(url_for(game.final, table_id=table_id), 303)
-    return redirect(url_for(game.turn, table_id=table_id), 303)
+    return redirect(url_for(game.turn, table_id=table_id, done=seq), 303)
 
 
 # ----- the offline positions: a resource of their own, off the tap's path -----------------------
@@ -417,5 +450,5 @@ def positions(game, table_id, render):
     return response
 
 
-__all__ = ["guard", "load", "narration", "needs_check", "bound", "opening", "setup_opening", "main_screen", "final_screen", "screen_again", "form_errors", "undo", "Refusal", "refusal",
-           "record", "already_recorded", "after_recorded", "form_action", "queued_forms", "positions", "positions_etag", "games"]
+__all__ = ["guard", "load", "narration", "needs_check", "bound", "opening", "setup_opening", "main_screen", "confirm", "final_screen", "screen_again", "form_errors", "undo", "Refusal", "refusal",
+           "record", "already_recorded", "after_recorded", "form_action", "reads_move_forms", "queued_forms", "positions", "positions_etag", "games"]

@@ -122,8 +122,8 @@ def test_pending_choices_are_listed_and_only_their_answers_offered(app, host, ta
 
 
 def test_the_last_move_is_said_once_and_shown_whole(app, host, table):
-    play(host, app, table, "draw", player="Aino")
-    page = turn(host, table)  # the screen right after the move: its lines once, in the confirmation
+    played = play(host, app, table, "draw", player="Aino")
+    page = get(host, played.response.location)  # the screen right after the move: its lines once, in the confirmation
     assert "Aino: hand 5 → 7" in " ".join(page.messages("ok"))
     assert "data-last" not in page.html and page.text.count("#1 Aino draws 2 cards") == 1
     page = turn(host, table)  # looked at again: the last move under the actions

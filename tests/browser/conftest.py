@@ -7,6 +7,7 @@ on ``/usr/bin/chromium``, which ``.ci/run`` installs; without it the tests are s
 """
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -24,6 +25,12 @@ SCREENSHOTS = REPO / "test-output" / "screenshots"
 SERVER_START_SECONDS = 30
 #: the event organizer's password for the test server (tables are created by the organizer)
 ORGANIZER_PASSWORD = "browser-test-organizer"
+
+
+def at(url, screen):
+    """``url`` is ``screen``'s address, whatever move its ``?done=<seq>`` confirms: a recorded
+    move leads to the table's screen at that address (``web.table.confirm``)."""
+    return re.sub(r"\?done=\d+$", "", url) == screen
 
 
 def _free_port():

@@ -22,7 +22,7 @@ import sys
 
 import pytest
 
-from .conftest import CHROMIUM, ORGANIZER_PASSWORD
+from .conftest import CHROMIUM, ORGANIZER_PASSWORD, at
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(),
@@ -114,7 +114,7 @@ class Host:
         assert not flashes(page, "error"), f"{kind} refused: {flashes(page, 'error')}"
         assert flashes(page, "ok"), f"no confirmation after {kind}: {page.inner_text('main')[:1500]}"
         if not page.url.endswith("/final"):
-            assert page.url == self.turn_url, page.url
+            assert at(page.url, self.turn_url), page.url
             assert seq_of(page) == before + 1, f"{kind} did not add exactly one move"
             # the "what changed" lines of the move are shown whole, never cut off
             last = page.locator("[data-flash=ok]").last
@@ -136,7 +136,7 @@ class Host:
         page = self.page
         if page.url.endswith("/final"):
             return False
-        assert page.url == self.turn_url, page.url
+        assert at(page.url, self.turn_url), page.url
         assert no_sideways_scroll(page)
         rng = self.rng
         react = page.locator("a[data-react]")
@@ -278,7 +278,7 @@ def party_offline(host):
                            "!document.querySelector('#outbox:not([hidden])')", arg=seq + 1)
     page.locator("[data-flash=ok]").first.wait_for(timeout=8_000)
     page.remove_listener("dialog", seen)
-    assert page.url == host.turn_url and dialogs == [], (page.url, dialogs)
+    assert at(page.url, host.turn_url) and dialogs == [], (page.url, dialogs)
     host.counts["play_event"] = host.counts.get("play_event", 0) + 1
     host.plays += 1
     return seq + 1
@@ -350,7 +350,7 @@ def test_a_host_plays_a_whole_alter_ego_game_on_the_tablet(page, live_server, sc
     with page.expect_navigation():
         page.locator("form.ae-setup-form button[type=submit]").click()
     turn_url = f"{live_server}/ae/table/{table_id}"
-    assert page.url == turn_url, page.url
+    assert at(page.url, turn_url), page.url
     assert page.locator(".ae-banner").get_attribute("data-season") == "1"
     assert page.locator("article.faction").first.get_attribute("data-player") == "Bertta"
 

@@ -39,7 +39,7 @@ import pytest
 
 from facilitator.i18n import gettext, use_locale
 
-from .conftest import CHROMIUM, ORGANIZER_PASSWORD
+from .conftest import CHROMIUM, ORGANIZER_PASSWORD, at
 from .test_host_game import RANDOM, Host, comparable, no_sideways_scroll, seq_of, shown_round
 
 pytestmark = [pytest.mark.browser,
@@ -300,7 +300,7 @@ def play_the_event(browser, base, contexts, screenshots, folder):
                 assert page.request.get(f"{base}/table/{other}").status == 403, (name, other)
         assert page.request.get(f"{base}/organizer/events/{event_id}", max_redirects=0).status in (302, 303)
         seat_players(page, seats)
-        assert page.url == f"{base}/table/{table_id}", (name, page.url, page.inner_text("body")[:2000])
+        assert at(page.url, f"{base}/table/{table_id}"), (name, page.url, page.inner_text("body")[:2000])
         host = QuickHost(page, page.url, random.Random(f"16/25 {name}"), screenshots)
         host.draw_shot = True  # the host screens' screenshots belong to issue 3's test
         hosts.append(host)

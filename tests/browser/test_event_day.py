@@ -32,7 +32,7 @@ from facilitator.rules.lyceum import Move, read_record, table_standing
 from facilitator.rules.lyceum import replay
 from tests.web.helpers import THREE
 
-from .conftest import CHROMIUM, ORGANIZER_PASSWORD, chromium
+from .conftest import CHROMIUM, ORGANIZER_PASSWORD, at, chromium
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(),
@@ -205,7 +205,7 @@ def seq_shown(page):
 def wait_for_turn(page, server, table_id, seq):
     """The tablet is back on the turn screen of move ``seq`` (the outbox reloads it once empty)."""
     try:
-        page.wait_for_url(turn_url(server, table_id), timeout=SYNC_MS)
+        page.wait_for_url(lambda url: at(url, turn_url(server, table_id)), timeout=SYNC_MS)
         page.locator(f"section.actions[data-seq='{seq}']").wait_for(timeout=SYNC_MS)
     except Exception as err:  # said with what the tablet shows
         raise AssertionError(f"not back on the turn screen of move #{seq}: {page.url}, waiting: "
@@ -354,7 +354,7 @@ def test_the_back_button_after_a_played_card_says_what_happened_and_offers_only_
     says_what_happened()
     # twice: the turn screen of Борис's turn shows the table as it is now, Вика's turn
     page.go_back(wait_until="commit")
-    assert page.url == turn_url(server, table)
+    assert at(page.url, turn_url(server, table))
     page.locator("section.actions[data-seq='2']").wait_for(timeout=3_000)
     assert page.locator("h2.mover").inner_text() == "Turn of Вика"
     assert page.locator("form[data-move=pass] input[name=player]").get_attribute("value") == "Вика"
@@ -362,7 +362,7 @@ def test_the_back_button_after_a_played_card_says_what_happened_and_offers_only_
     page.go_forward(wait_until="commit")
     says_what_happened()
     tap(page, page.locator("section.moved-on a.button.primary"))
-    assert page.url == turn_url(server, table) and seq_shown(page) == 2
+    assert at(page.url, turn_url(server, table)) and seq_shown(page) == 2
     assert log_of(engine, table) == log
 
     # the card page's address opened again (a reload, a bookmark): the same
@@ -402,7 +402,7 @@ def test_finishing_goes_through_a_confirmation_with_the_final_bonuses_and_not_ye
     log = log_of(engine, table)
 
     tap(page, page.get_by_role("link", name="Not yet: back to the table"))
-    assert page.url == turn_url(server, table) and seq_shown(page) == after
+    assert at(page.url, turn_url(server, table)) and seq_shown(page) == after
     assert log_of(engine, table) == log and not game_of(engine, table).finished
 
     tap(page, page.get_by_role("link", name="Finish the game and count the bonuses"))
@@ -424,7 +424,7 @@ def test_a_pass_opens_a_confirmation_before_anything_is_recorded(tablet, server,
     assert confirm.get_attribute("open") is not None and yes.is_visible()
     assert "Аня passes the turn and changes nothing?" in confirm.inner_text()
     page.wait_for_timeout(300)
-    assert log_of(engine, table) == [] and page.url == turn_url(server, table)
+    assert log_of(engine, table) == [] and at(page.url, turn_url(server, table))
     page.locator("#pass-button").click()  # «Pass» again folds the question: still nothing
     assert not yes.is_visible() and log_of(engine, table) == []
 
@@ -462,7 +462,7 @@ def test_undo_asks_first_and_a_no_changes_nothing(tablet, server, engine, event_
     undo.click()
     page.wait_for_timeout(500)
     assert dialogs == [("confirm", "Undo the last move?")]
-    assert log_of(engine, table) == log and page.url == turn_url(server, table) and queued(page) == []
+    assert log_of(engine, table) == log and at(page.url, turn_url(server, table)) and queued(page) == []
     assert page.locator("#outbox").is_hidden()
 
     page.once("dialog", lambda d: answer(d, True))
@@ -778,7 +778,7 @@ def test_a_refused_queued_move_stops_the_sending_with_its_reason_and_the_host_fi
     assert [e["state"] for e in queued(page)] == ["refused", "queued"]
     page.wait_for_timeout(2_500)  # a retry would have come by now
     assert log_of(engine, table) == log, "a move after the refused one was sent"
-    assert page.url == turn_url(server, table)
+    assert at(page.url, turn_url(server, table))
 
     # the host deletes from the end: Борис's pass, then Вика's refused one (the screen is drawn
     # again, nothing waiting), and taps Борис's again

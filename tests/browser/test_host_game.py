@@ -22,7 +22,7 @@ import pytest
 
 from facilitator.rules.lyceum.ruleset import sample_pack
 
-from .conftest import CHROMIUM, ORGANIZER_PASSWORD
+from .conftest import CHROMIUM, ORGANIZER_PASSWORD, at
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(),
@@ -113,7 +113,7 @@ class Host:
         assert flashes(page, "ok"), f"no confirmation after {move_type}: {page.inner_text('body')[:2000]}"
         if page.url.endswith("/final"):
             return
-        assert page.url == self.table_url, page.url
+        assert at(page.url, self.table_url), page.url
         assert seq_of(page) == seq_before + 1, f"{move_type} did not add exactly one move"
 
     def step(self):
@@ -231,7 +231,7 @@ class Host:
             assert seq_of(page) == seq, "a move reached the server while the tablet was offline"
         context.set_offline(False)
         page.locator(f"section.actions[data-seq='{seq + 2}']").wait_for(timeout=20_000)
-        assert page.url == self.table_url and page.locator("#outbox").is_hidden()
+        assert at(page.url, self.table_url) and page.locator("#outbox").is_hidden()
         for player in players:
             self.record({"type": "pass", "player": player})
         self.main_moves += 1  # the second pass (the first is counted by main_move)
@@ -251,7 +251,7 @@ class Host:
         assert code in text and player in text, text  # which card, played by whom
         assert page.locator("form[data-move], form[data-undo], form.decision, form[method=post]").count() == 0
         self.tap(moved_on.locator("a.button.primary"))
-        assert page.url == self.table_url and seq_of(page) == seq, "the Back button recorded something"
+        assert at(page.url, self.table_url) and seq_of(page) == seq, "the Back button recorded something"
 
     def rest(self, seq, redistribute):
         page = self.page
@@ -378,14 +378,14 @@ def test_a_host_runs_a_whole_game_and_the_final_screen_matches_the_replayed_reco
     with page.expect_navigation():
         page.locator("form.setup button[type=submit]").click()
     table_url = f"{live_server}/table/{table_id}"
-    assert page.url == table_url, page.url
+    assert at(page.url, table_url), page.url
     assert seq_of(page) == 0 and shown_round(page) == 1
 
     host = Host(page, table_url, random.Random(1625), screenshots)
     host.check_back = True
     turn_shot = False
     while host.step():
-        if not turn_shot and page.url == table_url and shown_round(page) >= 6 and \
+        if not turn_shot and at(page.url, table_url) and shown_round(page) >= 6 and \
                 not page.locator("form.allocate").count() and page.locator(".main-moves").count():
             shoot(page, screenshots, "turn")
             turn_shot = True

@@ -19,7 +19,9 @@ from facilitator import games, services
 from facilitator.i18n import use_locale
 from facilitator.storage.models import GameTable, MoveRow
 from facilitator.web.games import stale_text
+from facilitator.web.table import reads_move_forms
 from tests.pages import Page, db, english, get, organizer_browser
+from tests.queued_forms import queue
 
 from .drivers import DRIVERS, new_table
 from .outbox import move_of
@@ -122,6 +124,42 @@ def test_a_double_tap_records_the_move_once_on_both_paths(app, host, driver):
     assert status == 200 and body["recorded"] == [{"client_id": "tap-1", "seq": 1, "already": True}], body
     [(_, _, sent, _)] = log_of(app, by_outbox)
     assert sent == recorded, "the outbox sends the move the form records"
+
+
+def confirmation(app, driver, table_id):
+    """What the screen says of the table's last move (its game's narration, in English), as one
+    message: the lines the confirmation of a recorded move shows."""
+    from facilitator.web.table import narration
+    with app.test_request_context(), use_locale("en"), db(app) as s:
+        return " ".join(" ".join(narration(games.get(driver.key), services.load(s, table_id))).split()) or "Recorded"
+
+
+def test_a_recorded_move_is_confirmed_by_the_screen_it_leads_to_and_no_session_is_written(app, host, driver):
+    """The host is sent to the table's screen at ``?done=<seq>``, which says what the move
+    changed, drawn from the position: neither the move's POST nor the screen writes the session
+    cookie. The same address opened again once the table moved on says nothing. The outbox's
+    answer names the move's seq the same way, for the screen it goes to next."""
+    by_form, by_outbox = seated(app, host, driver, "Table 1"), seated(app, host, driver, "Table 2")
+    page = turn(host, driver, by_form)
+    sent = post_form(host, page, driver.legal)
+    assert sent.status == 303 and "Set-Cookie" not in sent.response.headers, sent.response.headers
+    assert sent.response.location == driver.url(by_form) + "?done=1"
+    shown = get(host, sent.response.location)
+    assert shown.status == 200 and "Set-Cookie" not in shown.response.headers
+    said = confirmation(app, driver, by_form)
+    assert shown.messages("ok") == [said] and said not in ("", "Recorded"), shown.flashes
+
+    after = post_form(host, turn(host, driver, by_form), driver.then or driver.legal, after=1)
+    assert after.status == 303 and after.response.location == driver.url(by_form) + "?done=2"
+    assert get(host, sent.response.location).messages("ok") == [], "the table moved on: ?done=1 says nothing"
+
+    form = turn(host, driver, by_outbox).form(f"/move/{driver.legal.kind}")
+    answer = queue(host, by_outbox, form.action, form.data(**driver.legal.changes), after=0)
+    if not reads_move_forms(games.get(driver.key)):  # the test game: no form of it can be queued
+        assert answer.status_code == 207 and answer.get_json()["refused"]["code"] == "malformed", answer.get_json()
+        return
+    assert answer.status_code == 200 and answer.get_json()["done"] == 1 and "Set-Cookie" not in answer.headers
+    assert get(host, driver.url(by_outbox) + "?done=1").messages("ok") == [confirmation(app, driver, by_outbox)]
 
 
 def test_a_second_tablets_stale_screen_is_refused_with_the_shared_wording(app, host, driver):

@@ -38,8 +38,9 @@ def test_capital_threat_supply_and_transfer_with_their_reasons(app, client):
         assert f'data-move="{kind}"' in page.html
     form = page.form("/move/capital")
     assert set(form.selects["reason"]) == {"contract", "action", "asset", "event", "other"}
-    assert submit(client, form, player="Boris", amount=2, reason="contract").status == 303
-    page = screen(client, table_id)
+    sent = submit(client, form, player="Boris", amount=2, reason="contract")
+    assert sent.status == 303
+    page = get(client, sent.response.location)  # where the host is sent: the table, saying what changed
     assert "Boris +2 capital → 12 (contract)" in " ".join(page.messages("ok"))
     below = submit(client, page.form("/move/capital"), player="Anna", amount=-11, reason="event")
     assert below.status == 422 and "capital Anna would be \u22121" in below.error.replace("-", "\u2212")

@@ -110,7 +110,7 @@ def move(table_id, kind):
         return _refuse(table_id, _("The move was not recorded: {error}", error=translate_error(err)), 422)
     except MalformedError as err:
         return _refuse(table_id, _("The move was not recorded: {error}", error=describe_error(err)), 400)
-    return table.after_recorded(GAME, table_id, lines, finished)
+    return table.after_recorded(GAME, table_id, lines, finished, seq=loaded.seq)
 
 
 @bp.post("/table/<int:table_id>/undo")
