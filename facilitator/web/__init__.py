@@ -10,6 +10,7 @@ its ``with`` block (before the response is sent) or rolled back on an error.
 
 import contextlib
 import os
+import re
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -259,7 +260,11 @@ class App(Flask):
         path = self.url_for(endpoint, **path_values)
         if "?" in path or "#" in path:
             return None
-        query = rule._encode_query_vars({k: v for k, v in values.items() if k not in rule.arguments and v is not None})
+        query_values = {k: v for k, v in values.items() if k not in rule.arguments and v is not None}
+        if not self.url_map.sort_parameters and all(type(v) is int and _PLAIN_NAME.match(k) for k, v in query_values.items()):
+            query = "&".join(f"{k}={v}" for k, v in query_values.items())  # what the route writes: nothing to quote
+        else:
+            query = rule._encode_query_vars(query_values)
         return f"{path}?{query}" if query else path
 
     def ensure_sync(self, func):
@@ -283,6 +288,10 @@ class App(Flask):
         close_db()
         with services.db.writing():
             return super().dispatch_request()
+
+
+#: a query's name that quoting leaves as it is (``after``, ``done``): its whole numbers are written as they are
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_.~-]+\Z")
 
 
 def create_app(test_config=None):

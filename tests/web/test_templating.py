@@ -98,12 +98,16 @@ def test_url_for_gives_flasks_address_however_often_it_is_asked(app):
             ("lyceum.draw", {"table_id": 7, "color": "red", "after": 3, "player": "Вика & Ко/ü?#+ "}),
             ("lyceum.draw", {"table_id": 7, "color": None, "after": 0}), ("static", {"filename": "app.css", "x": 1}),
             ("lyceum.turn", {"table_id": 7, "lang": ["en", "ru"]}), ("seats.page", {"token": "abc", "lang": "ru"}),
-            ("lyceum.turn", {"table_id": 7, "a": "", "b": 0, "c": False})]
+            ("lyceum.turn", {"table_id": 7, "a": "", "b": 0, "c": False}), ("lyceum.turn", {"table_id": 7, "done": 17}),
+            ("lyceum.draw", {"table_id": 7, "after": -3, "b": True, "color": "red"}),
+            ("lyceum.turn", {"table_id": 7, "a b": 1, "ключ": 2, "c+d": 3, "x.y~z-_": 10 ** 20})]
     for root in ("", "/sub", ""):
         with app.test_request_context("/", base_url=f"http://localhost{root}/"):
             for _ in range(2):
                 for endpoint, values in asks:
+                    # the pages' url_for is the app's own (flask.url_for passes Flask's options: built each time)
+                    assert app.url_for(endpoint, **values) == flask.Flask.url_for(app, endpoint, **values)
                     assert flask.url_for(endpoint, **values) == flask.Flask.url_for(app, endpoint, **values)
-                    assert flask.url_for(endpoint, **values).startswith(root + "/")
+                    assert app.url_for(endpoint, **values).startswith(root + "/")
             assert flask.url_for("public.pin", _external=True) == f"http://localhost{root}/pin"
             assert flask.url_for("public.pin", _anchor="x") == f"{root}/pin#x"
