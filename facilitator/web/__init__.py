@@ -220,7 +220,8 @@ class App(Flask):
         by its endpoint, its values (in their order and with their types) and the request's
         script root; a relative endpoint, an ``_external`` URL (or any ``_`` option), a call
         outside a request and the debug server (a static file's hash changes as it is edited)
-        build it each time. What it builds from is fixed while the process runs: the routes,
+        build it each time (``flask.url_for``'s options left as they are, all None, count as
+        not given). What it builds from is fixed while the process runs: the routes,
         and the one ``url_defaults`` (``static_files``: a static file's hash).
 
         An address whose query changes with the position (``after=<seq>``: a draw's, the
@@ -229,6 +230,9 @@ class App(Flask):
         ctx = _cv_request.get(None)
         if ctx is None or self.debug or endpoint[:1] == ".":
             return super().url_for(endpoint, **values)
+        if "_external" in values and all(values.get(k) is None for k in _URL_OPTIONS):
+            # ``flask.url_for`` (the views' redirects) names each of Flask's options, all None
+            values = {k: v for k, v in values.items() if k not in _URL_OPTIONS}
         try:
             key = (ctx.request.script_root, endpoint, tuple(values.items()), tuple(map(type, values.values())))
             url = self._urls.get(key)
@@ -289,6 +293,9 @@ class App(Flask):
         with services.db.writing():
             return super().dispatch_request()
 
+
+#: Flask's options of ``url_for`` that ``flask.url_for`` passes on (None: as Flask's default)
+_URL_OPTIONS = ("_anchor", "_method", "_scheme", "_external")
 
 #: a query's name that quoting leaves as it is (``after``, ``done``): its whole numbers are written as they are
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_.~-]+\Z")

@@ -109,5 +109,8 @@ def test_url_for_gives_flasks_address_however_often_it_is_asked(app):
                     assert app.url_for(endpoint, **values) == flask.Flask.url_for(app, endpoint, **values)
                     assert flask.url_for(endpoint, **values) == flask.Flask.url_for(app, endpoint, **values)
                     assert app.url_for(endpoint, **values).startswith(root + "/")
+            app._urls.clear()  # a view's redirect: flask.url_for names Flask's options, all None; kept all the same
+            assert flask.url_for("lyceum.turn", table_id=7) == flask.Flask.url_for(app, "lyceum.turn", table_id=7)
+            assert list(app._urls.values()) == [f"{root}/table/7"]
             assert flask.url_for("public.pin", _external=True) == f"http://localhost{root}/pin"
             assert flask.url_for("public.pin", _anchor="x") == f"{root}/pin#x"
