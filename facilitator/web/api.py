@@ -505,21 +505,22 @@ def _record_queued(table_id, game, items, refused, author, flash_lines, with_pat
         out = state(loaded) if full else {"id": loaded.table.id, "seq": loaded.seq, "rev": loaded.rev}
     if any(not r["already"] for r in recorded) and loaded.game is not None and loaded.game.finished:
         _prepare_protocol(table_id)
-    if flash_lines:
+    changed = [r for r in recorded if r.get("result") is not None or r.get("undone") is not None]
+    if flash_lines and len(changed) == 1 and loaded.last is not None and changed[0].get("result") is loaded.last[1] \
+            and loaded.last[0] == loaded.seq and not loaded.game.finished:
+        done = loaded.seq  # the table's last move alone: the screen at ?done=<seq> says it (``table.confirm``)
+    elif flash_lines:
         from facilitator.web.games import narrate, undone_line
         from facilitator.web.table import narration
-        lines, only_the_last = [], False
-        for r in recorded:
+        lines = []
+        for r in changed:
             if r.get("result") is not None and loaded.last is not None and r["result"] is loaded.last[1]:
-                only_the_last = not lines and loaded.last[0] == loaded.seq
                 lines += narration(game, loaded)  # the table's last move: kept, its screen says it again
             elif r.get("result") is not None:
-                lines, only_the_last = lines + narrate(loaded, r["result"]), False
-            elif r.get("undone") is not None:
-                lines, only_the_last = lines + [undone_line(loaded, r["undone"])], False
-        if only_the_last and not loaded.game.finished:
-            done = loaded.seq  # the next screen, at ?done=<seq>, says it (``table.confirm``): nothing to carry
-        elif lines:
+                lines += narrate(loaded, r["result"])
+            else:
+                lines.append(undone_line(loaded, r["undone"]))
+        if lines:
             flash("\n".join(lines), "ok")
     recorded = [{k: v for k, v in r.items() if k not in ("result", "undone")} for r in recorded]
     if stop is not None:
@@ -531,7 +532,7 @@ def _record_queued(table_id, game, items, refused, author, flash_lines, with_pat
             refused["path"] = why.path
     out["recorded"] = recorded
     out["refused"] = refused
-    if flash_lines and done is not None:
+    if done is not None:
         out["done"] = done
     return jsonify(out), 200 if refused is None else 207
 

@@ -273,8 +273,9 @@ def record(game, table_id, move, after, refuse, pack=None, **extra):
 
 def narration(game, loaded):
     """What the table's last move in force changed, as the host's lines in the current language
-    (``game.narrate``), worked out once per position and language: the move's POST flashes
-    them and the turn screen drawn next says them again as its "last move" (``LoadedTable.kept``)."""
+    (``game.narrate``), worked out once per position and language (``LoadedTable.kept``): the
+    screen a recorded move leads to says them as its confirmation (``confirm``), and looked at
+    again, as its "last move"."""
     from facilitator.i18n import get_locale
     if loaded.last is None:
         return []
