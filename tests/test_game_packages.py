@@ -109,6 +109,39 @@ def test_every_game_implements_the_interface(game):
     assert set(game.event_files) <= {"workbook", "results", "certificates"}
 
 
+SEAT_HOOKS = {"player_view": ("loaded", "Anna"), "player_state": ("loaded", "Anna"),
+              "player_sheet": ("loaded", "Anna"), "projector_chart": (["tables"],)}
+
+
+@pytest.mark.parametrize("game", games.registered(), ids=lambda g: g.key)
+def test_a_games_seat_module_answers_its_players_pages_and_the_projectors_chart(game):
+    """Each game that ships with the app names its ``seat`` module, whose functions answer the
+    four hooks; a game naming none (the test game) offers none of them."""
+    module = __import__(game.seat, fromlist=["_"]) if game.seat else None
+    for hook in SEAT_HOOKS:
+        assert game.offers(hook) == (module is not None and hasattr(module, hook)), hook
+    if game.key in ("lyceum-16-25", "alter-ego-3", "new-angeles"):
+        assert all(game.offers(hook) for hook in SEAT_HOOKS)
+
+
+def test_a_seat_module_answers_the_hooks_it_has_and_a_class_may_override_one(tmp_path, monkeypatch):
+    (tmp_path / "some_seat.py").write_text("def player_view(loaded, name):\n    return ('seat.html', {'who': name})\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    class Seated(GamePackage):
+        seat = "some_seat"
+
+    class Charted(GamePackage):
+        def projector_chart(self, tables):
+            return len(tables)
+
+    seated, charted, bare = Seated(), Charted(), GamePackage()
+    assert seated.player_view("loaded", "Anna") == ("seat.html", {"who": "Anna"}) and seated.offers("player_view")
+    assert seated.player_sheet("loaded", "Anna") is None and not seated.offers("player_sheet")
+    assert charted.projector_chart([1, 2]) == 2 and charted.offers("projector_chart") and not charted.offers("player_view")
+    assert all(getattr(bare, hook)(*args) is None and not bare.offers(hook) for hook, args in SEAT_HOOKS.items())
+
+
 def test_no_stored_row_has_a_default_game():
     from facilitator.storage.models import ContentPackRow, Event, GameTable
     for model in (ContentPackRow, Event, GameTable):

@@ -20,7 +20,9 @@ module making ``table_protocol_xlsx`` and ``table_protocol_pdf``); and the templ
 part of the shared event pages (``event_templates``: a table's progress on the organizer's
 dashboard, the event's ranking there, the projector's standings), checked when the web app
 registers the game (``check_templates``). The other hooks have defaults a game overrides where
-it has something to say, as python-chess's variants override a few questions of ``Board``.
+it has something to say, as python-chess's variants override a few questions of ``Board``; the
+players' own pages and the projector's chart are answered by the functions of its ``seat``
+module when it names one (imported on first use, as its screens are).
 """
 
 from importlib import import_module
@@ -50,6 +52,10 @@ class MissingTemplates(LookupError):
     """A game registered without a template the shared pages draw it with (``event_templates``)."""
 
 
+#: the hooks a game's ``seat`` module answers (``GamePackage.seat``)
+_SEAT_HOOKS = frozenset({"player_view", "player_state", "player_sheet", "projector_chart"})
+
+
 class GamePackage:
     """What the app asks of one game, above its engine (see the module's docstring)."""
 
@@ -73,6 +79,11 @@ class GamePackage:
     #: event_date=, now=)`` and ``table_protocol_pdf(...)`` (a paper protocol to fill in is the
     #: ``blank_protocol`` hook below)
     reports = None
+    #: the module of the players' own pages and the projector's chart: its functions
+    #: ``player_view``, ``player_state``, ``player_sheet`` and ``projector_chart`` answer the
+    #: hooks of those names (a hook the module lacks, or a game without one, answers None); a game
+    #: may override a hook itself instead
+    seat = None
 
     # ----- what the game is ---------------------------------------------------------------
     @property
@@ -215,7 +226,7 @@ class GamePackage:
         """A player's own read-only page (their phone, opened by the seat's secret link):
         ``(template, context)`` from the game's templates, or None when the game has none. Shows
         only what every player may know (no sealed card, no other player's secret)."""
-        return None
+        return self._seat("player_view", loaded, name)
 
     def player_state(self, loaded, name):
         """Everything of the game a player's own page (``player_view``) shows, as plain data in
@@ -227,19 +238,31 @@ class GamePackage:
         to that) — so what only grows along a game, such as the moves that concern the player,
         may be counted instead of spelled out. Never anything the player may not know. None
         (the default): the page is drawn again whenever the table moves."""
-        return None
+        return self._seat("player_state", loaded, name)
 
     def player_sheet(self, loaded, name):
         """A player's one-page sheet of their game: the HTML of its print page (a game's
         ``templates/print/``, ``facilitator.reports.pdf.render_html``), which the app lays out
         into a PDF in its printing worker process (a second of layout never holds the server
         while tablets record moves); None when the game prints none."""
-        return None
+        return self._seat("player_sheet", loaded, name)
 
     def projector_chart(self, tables):
         """The projector's chart of an event (``tables``: its loaded tables that have players and
         replay): a ``facilitator.reports.svgchart`` figure, or None."""
-        return None
+        return self._seat("projector_chart", tables)
+
+    def _seat(self, hook, *args):
+        """The ``seat`` module's answer to ``hook``, or None where it has none."""
+        answer = getattr(import_module(self.seat), hook, None) if self.seat else None
+        return answer(*args) if answer is not None else None
+
+    def offers(self, hook):
+        """Whether the game answers the optional hook ``hook`` (``player_view``: its players have
+        pages of their own): its class overrides it, or its ``seat`` module has it."""
+        if getattr(type(self), hook) is not getattr(GamePackage, hook):
+            return True
+        return hook in _SEAT_HOOKS and self.seat is not None and hasattr(import_module(self.seat), hook)
 
     # ----- printing -----------------------------------------------------------------------
     def reports_module(self):

@@ -84,7 +84,7 @@ def projector_charts(s, ev, rows=None):
     from facilitator import games
     from facilitator.reports import svgchart
     game = games.get(ev.ruleset)
-    if type(game).projector_chart is games.GamePackage.projector_chart:
+    if not game.offers("projector_chart"):
         return []
     rows = rows if rows is not None else services.events.tables_of(s, ev.id)
     rows = [t for t in rows if t.players and t.status not in ("broken", "setup")]

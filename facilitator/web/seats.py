@@ -23,7 +23,6 @@ from urllib.parse import quote
 from flask import Blueprint, abort, current_app, flash, make_response, redirect, render_template, request, send_file, url_for
 
 from facilitator import games, services
-from facilitator.games import GamePackage
 from facilitator.i18n import get_locale, spoken
 from facilitator.i18n import gettext as _
 from facilitator.web import db, db_session, use_locales
@@ -39,7 +38,7 @@ POLL_SECONDS = 10
 
 def has_player_pages(game):
     """Whether ``game`` gives its players pages of their own."""
-    return type(game).player_view is not GamePackage.player_view
+    return game.offers("player_view")
 
 
 def seat_locale(game, event=None):
@@ -303,7 +302,7 @@ def page(token):
             template, context = game.player_view(loaded, check.player)
             html = render_template(template, seat=check, table=table, poll=POLL_SECONDS, etag=etag,
                                    sheet_url=url_for("seats.sheet", token=token, lang=locale)
-                                   if type(game).player_sheet is not GamePackage.player_sheet else None,
+                                   if game.offers("player_sheet") else None,
                                    **context)
     response = make_response(html)
     response.set_etag(etag, weak=True)

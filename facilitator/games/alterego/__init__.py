@@ -20,6 +20,7 @@ class AlterEgo(GamePackage):
     turn, setup, final = "alterego.turn", "alterego.setup", "alterego.final"
     layout = "alterego/_layout.html"
     reports = "facilitator.games.alterego.words"
+    seat = "facilitator.games.alterego.seat"
     #: the shipped pack by its name in the page's language (its catalogs translate it)
     shipped_pack_name = N_("Alter Ego, 3rd edition")
 
@@ -40,22 +41,6 @@ class AlterEgo(GamePackage):
         """Alter Ego's move forms name their fields as the move JSON does (``screens.read_form``)."""
         from facilitator.games.alterego.screens import read_form
         return read_form(kind, formdata, loaded.pack)
-
-    def player_view(self, loaded, name):
-        from facilitator.games.alterego.seat import player_view
-        return player_view(loaded, name)
-
-    def player_state(self, loaded, name):
-        from facilitator.games.alterego.seat import player_state
-        return player_state(loaded, name)
-
-    def player_sheet(self, loaded, name):
-        from facilitator.games.alterego.seat import player_sheet
-        return player_sheet(loaded, name)
-
-    def projector_chart(self, tables):
-        from facilitator.games.alterego.seat import projector_chart
-        return projector_chart(tables)
 
     def undone_line(self, loaded, row):
         import json

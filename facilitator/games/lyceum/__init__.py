@@ -21,6 +21,7 @@ class Lyceum(GamePackage):
     screens = "facilitator.games.lyceum.screens"
     turn, setup, final = "lyceum.turn", "lyceum.setup", "lyceum.final"
     reports = "facilitator.games.lyceum.reports"
+    seat = "facilitator.games.lyceum.seat"
     #: the shipped pack by its name in the page's language (its catalogs translate it)
     shipped_pack_name = N_("Sample deck (not the original game)")
     before_games = True  # the app's first game: an event backup of format /1 is «16/25»'s
@@ -72,22 +73,6 @@ class Lyceum(GamePackage):
         # worked out once per position the process keeps, and read again by the players' pages
         return {name: {"playable": {c: list(kn) for c, kn in odds.items()}}
                 for name, odds in position_odds(loaded).items()}
-
-    def player_view(self, loaded, name):
-        from facilitator.games.lyceum.seat import player_view
-        return player_view(loaded, name)
-
-    def player_state(self, loaded, name):
-        from facilitator.games.lyceum.seat import player_state
-        return player_state(loaded, name)
-
-    def player_sheet(self, loaded, name):
-        from facilitator.games.lyceum.seat import player_sheet
-        return player_sheet(loaded, name)
-
-    def projector_chart(self, tables):
-        from facilitator.games.lyceum.seat import team_figure
-        return team_figure(tables)
 
     event_files = ("workbook", "results", "certificates")
 

@@ -47,7 +47,7 @@ def _team(t):
     return {"size": len(curves), "sums": sums, "total": standing["total_xp"], "average": standing["average_xp"]}
 
 
-def team_figure(tables):
+def projector_chart(tables):
     """Each table's team score round by round: the sum of its players' XP, or their average when
     the tables are of different sizes (RULES.md 5, as the ranking counts it); its last point is the
     team's score now, as the ranking has it (a future image met adds its bonus). Each table's part
@@ -172,4 +172,4 @@ def player_sheet(loaded, name):
     return render_html("lyceum_player.html", table=loaded.table, player=name, **view)
 
 
-__all__ = ["xp_by_round", "player_figure", "team_figure", "player_state", "player_view", "player_sheet"]
+__all__ = ["xp_by_round", "player_figure", "projector_chart", "player_state", "player_view", "player_sheet"]

@@ -22,24 +22,9 @@ class NewAngeles(GamePackage):
     turn, setup, final = "newangeles.turn", "newangeles.setup", "newangeles.final"
     layout = "newangeles/_layout.html"
     reports = "facilitator.games.newangeles.words"
+    seat = "facilitator.games.newangeles.seat"
     #: the shipped pack by its name in the page's language (its catalogs translate it)
     shipped_pack_name = N_("Sample pack (demand cards made up, not the original game's)")
-
-    def player_view(self, loaded, name):
-        from facilitator.games.newangeles.seat import player_view
-        return player_view(loaded, name)
-
-    def player_state(self, loaded, name):
-        from facilitator.games.newangeles.seat import player_state
-        return player_state(loaded, name)
-
-    def player_sheet(self, loaded, name):
-        from facilitator.games.newangeles.seat import player_sheet
-        return player_sheet(loaded, name)
-
-    def projector_chart(self, tables):
-        from facilitator.games.newangeles.seat import projector_chart
-        return projector_chart(tables)
 
     def narrate(self, loaded, result):
         """A move's "what changed" lines in the game's language (the outbox's batch answer too)."""
