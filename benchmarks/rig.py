@@ -57,7 +57,8 @@ def database(kind, folder, name):
 
 class Counter:
     """The SQL round trips sent on an engine: statements, COMMIT, ROLLBACK, and BEGIN where the
-    driver sends it as a statement of its own (psycopg; on SQLite the app sends it itself)."""
+    driver sends it as a statement of its own (psycopg; on SQLite the app sends it itself), and
+    the plain reads on the engine's readers (``storage.db.read_row``)."""
 
     def __init__(self, engine):
         from sqlalchemy import event
@@ -67,6 +68,15 @@ class Counter:
         event.listen(engine, "rollback", self._one)
         if engine.dialect.name == "postgresql":
             event.listen(engine, "begin", self._one)
+        # the plain reads on a thread's reader (``storage.db.read_row``) go around the engine
+        from facilitator.storage import db
+        read = db._read_row
+
+        def counted(on, sql, params):
+            if on is engine:
+                self.count += 1
+            return read(on, sql, params)
+        db._read_row = counted
 
     def _one(self, *args, **kwargs):
         self.count += 1

@@ -33,7 +33,9 @@ from facilitator.rules import registry
 from facilitator.rules.errors import MalformedError, RulesError
 from facilitator.rules import ReplayError
 from facilitator.storage.models import ContentPackRow, Event, GameTable, MoveRow
-from facilitator.services.db import after_commit, has_written, pending
+from facilitator.services.db import after_commit, has_written, is_writing, pending
+from facilitator.storage import changes
+from facilitator.storage.db import read_row, touched_watched
 from facilitator.services.kept import KeptByTable, PerDatabase
 from facilitator.services.packs import pack_of, pack_row_of, store_pack
 
@@ -307,11 +309,49 @@ def get_table(session, table_id):
     held = session.info.setdefault("tables", {})
     table = held.get(table_id)
     if table is None:
-        row = session.connection().execute(_TABLE_ROW, {"table_id": table_id}).first() if _valid_id(table_id) else None
+        row = _table_row(session, table_id) if _valid_id(table_id) else None
         if row is None:
             raise TableNotFound(table_id)
         table = held[table_id] = TableRow(row)
     return table
+
+
+def _table_row(session, table_id):
+    """A table's row as stored. On a server alone on its SQLite file, the one read last time
+    while no commit since has touched it (``changes.Feed.kept_row``), else read with one plain
+    SELECT on this thread's reader (``storage.db.read_row``: no pool, no transaction): every move
+    and every screen asks for it. A write takes its lock first (decision 15: no commit can come
+    between) and reads so only while its transaction has changed no watched row (it would read
+    its own writes); a read that already holds a snapshot reads in it, so that what it reads
+    next agrees with the row."""
+    bind = session.get_bind()
+    if changes.feed(bind) is not None:
+        if is_writing():
+            usable = not touched_watched(session.connection())
+        else:
+            usable = not session.in_transaction()
+        if usable:
+            return read_row(bind, _TABLE_ROW_SQL, (table_id,), rows=lambda _row: (("game_table", table_id),),
+                            build=_table_values(bind.dialect))
+    return session.connection().execute(_TABLE_ROW, {"table_id": table_id}).first()
+
+
+_TABLE_ROW_SQL = f"SELECT {', '.join(TableRow.__slots__)} FROM game_table WHERE id = ?"
+
+
+@lru_cache(maxsize=8)
+def _table_values(dialect):
+    """A driver's row of ``_TABLE_ROW_SQL`` as SQLAlchemy would read it (dates as datetimes)."""
+    columns = GameTable.__table__.c
+    processors = [(i, p) for i, name in enumerate(TableRow.__slots__)
+                  if (p := columns[name].type.dialect_impl(dialect).result_processor(dialect, None)) is not None]
+
+    def values(row):
+        row = list(row)
+        for i, process in processors:
+            row[i] = process(row[i])
+        return tuple(row)
+    return values
 
 
 @event.listens_for(Session, "after_soft_rollback")

@@ -164,6 +164,12 @@ def _touched_of(pooled):
         return None
 
 
+def touched_watched(connection):
+    """Whether the transaction running on ``connection`` has changed a watched row (``changes``):
+    what it reads of them may then be its own writes, never stored if it rolls back."""
+    return bool(connection.info.get(_TOUCHED))
+
+
 def _note_change(connection, _cursor, statement, _parameters, context, _executemany):
     if statement.lstrip()[:7].lower().startswith(_DML):
         connection.info["changed"] = True
