@@ -170,6 +170,12 @@ def touched_watched(connection):
     return bool(connection.info.get(_TOUCHED))
 
 
+def changed_nothing(connection):
+    """Whether the transaction on ``connection`` is known to have changed nothing yet: on SQLite,
+    where every statement is noted; elsewhere it is not known (False)."""
+    return connection.dialect.name == "sqlite" and not connection.info.get("changed")
+
+
 def _note_change(connection, _cursor, statement, _parameters, context, _executemany):
     if statement.lstrip()[:7].lower().startswith(_DML):
         connection.info["changed"] = True

@@ -5,7 +5,7 @@ would post; the server reads it as the table stands just before it."""
 
 from facilitator.rules.lyceum import Move
 
-from tests.queued_forms import both_ways, log, queue
+from tests.queued_forms import both_ways, log, queue, seq
 
 from .helpers import THREE, record, seated_table, tablet
 
@@ -124,3 +124,33 @@ def test_a_downloaded_file_of_waiting_forms_is_read_as_the_screens_read_them(hos
     assert len(errors) == 1 and errors[0].startswith("Move 3 of the file was not recorded, nor any after it: ")
     assert "XP change" in errors[0], errors
     assert [r[2] for r in log(app, table_id)] == [{"type": "pass", "player": "Аня"}, {"type": "pass", "player": "Борис"}]
+
+
+def test_a_tap_sent_at_once_takes_no_savepoint_and_a_client_id_met_again_leaves_the_table_as_it_was(host, table):
+    """The first move of a batch is undone, when refused, by its transaction's rollback instead of
+    a savepoint's (on SQLite): here it meets a client id already in the log after its compare-and-set moved
+    the table's row, and nothing of it stays."""
+    from sqlalchemy import event
+    app = host.application
+    engine = app.extensions["facilitator.engine"]
+    first = queue(host, table, f"/table/{table}/move/pass", [["type", "pass"], ["player", "Аня"]], 0,
+                  client_id="tablet-1")
+    assert first.get_json()["recorded"] == [{"client_id": "tablet-1", "seq": 1, "already": False}]
+    sent = []
+
+    def note(_conn, _cursor, statement, *_args):
+        sent.append(statement.split()[0].upper())
+    event.listen(engine, "before_cursor_execute", note)
+    try:  # the same client id on the next move, at the table's newest position
+        again = queue(host, table, f"/table/{table}/move/pass", [["type", "pass"], ["player", "Борис"]], 1,
+                      client_id="tablet-1")
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    assert again.status_code == 200 and again.get_json()["recorded"] == [{"client_id": "tablet-1", "seq": 1,
+                                                                          "already": True}]
+    if engine.dialect.name == "sqlite":  # where a transaction is known to have changed nothing
+        assert "SAVEPOINT" not in sent and "UPDATE" in sent
+    assert seq(app, table) == 1 and [r[2] for r in log(app, table)] == [{"type": "pass", "player": "Аня"}]
+    nxt = queue(host, table, f"/table/{table}/move/pass", [["type", "pass"], ["player", "Борис"]], 1,
+                client_id="tablet-2")
+    assert nxt.get_json()["recorded"] == [{"client_id": "tablet-2", "seq": 2, "already": False}]
