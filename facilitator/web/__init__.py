@@ -26,6 +26,7 @@ from werkzeug.exceptions import HTTPException
 
 from facilitator import i18n, services
 from facilitator.web import templating
+from facilitator.web.json_answers import JSONAnswers
 
 PACKAGE = Path(__file__).resolve().parent.parent  # facilitator/: templates, static files, fonts
 csrf = CSRFProtect()
@@ -203,6 +204,7 @@ class App(Flask):
     (``templating.Environment``)."""
 
     jinja_environment = templating.Environment
+    json_provider_class = JSONAnswers
     #: compiled templates kept: every screen, mail and print template in each of the languages
     jinja_options = {"cache_size": 2000}
 
