@@ -61,15 +61,31 @@ def player_pages(loaded, game=None, lang=None):
     """``{player: the absolute link of their page}`` of a table with players (its seats made
     now if missing), or {} when the game has no player pages or the table no players. With
     ``lang`` each link opens the page in that language (``?lang=``)."""
-    from facilitator.web.organizer import public_base
     game = game or games.of_table(loaded.table)
     if loaded.game is None or loaded.broken or not has_player_pages(game):
         return {}
     secrets = services.seats.links(db(), loaded.table, game.player_names(loaded))
-    query = {"lang": lang} if lang else {}
-    # one address built, each link its secret put in it (as url_for puts a path's part)
-    head, tail = (public_base() + url_for("seats.page", token=_SECRET, **query)).split(_SECRET, 1)
+    head, tail = _link_parts(lang)
     return {name: head + quote(secret, safe=_PATH_SAFE) + tail for name, secret in secrets.items()}
+
+
+def _link_parts(lang):
+    """A player's link before and after its secret: one address built per address the server is
+    reached at and language, each link its secret put in it (as url_for puts a path's part). A
+    move's answer names every player's link: building the address was a twentieth of its work."""
+    from facilitator.web.organizer import public_base
+    environ = request.environ
+    key = (current_app.config.get("PUBLIC_URL"), environ.get("wsgi.url_scheme"), environ.get("HTTP_HOST"),
+           environ.get("SERVER_NAME"), environ.get("SERVER_PORT"), environ.get("SCRIPT_NAME"), lang)
+    kept = current_app.extensions.setdefault("facilitator.player_link_parts", {})
+    parts = kept.get(key)
+    if parts is None:
+        query = {"lang": lang} if lang else {}
+        parts = tuple((public_base() + url_for("seats.page", token=_SECRET, **query)).split(_SECRET, 1))
+        if len(kept) >= 64:  # a server is reached at a few addresses; a flood of Host headers starts it again
+            kept.clear()
+        kept[key] = parts
+    return parts
 
 
 #: a secret's place in a player's link while it is built, and what a path's part keeps unquoted

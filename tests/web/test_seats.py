@@ -266,3 +266,27 @@ def test_the_players_links_carry_the_language_and_the_page_offers_the_games(app,
     assert re.findall(r'<a href="\?lang=(\w+)"', text) == ["ru", "en"]  # the game's languages
     sheet = re.search(r'href="([^"]*/sheet\.pdf[^"]*)"', text).group(1)
     assert sheet.endswith("?lang=en")  # the personal sheet in the page's language
+
+
+def test_the_players_links_name_the_address_the_server_is_reached_at(app, host, table, monkeypatch):
+    """Built once per address and language (a move's answer names every link), each link follows
+    the host the request came to, or the public address when one is set."""
+    import facilitator.web.seats as seats_web
+    made = []
+    real = seats_web.url_for
+    monkeypatch.setattr(seats_web, "url_for", lambda *a, **k: made.append(a) or real(*a, **k))
+
+    with session_scope(app.extensions["facilitator.engine"]) as s:
+        token = services.access.ensure_access(s, services.get_table(s, table)).token
+
+    def pages(host_name):  # a script with the table's token (a browser's cookie is its host's)
+        answer = host.get(f"/api/v1/tables/{table}", headers={"Host": host_name, "Authorization": f"Bearer {token}"})
+        return [p["page"] for p in answer.get_json()["players"]]
+    lan = pages("192.168.1.20:5000")
+    assert len(lan) == 3 and all(p.startswith("http://192.168.1.20:5000/p/") for p in lan)
+    assert pages("192.168.1.20:5000") == lan and len(made) == 1  # built once for that address
+    assert all(p.startswith("http://hall.local/p/") for p in pages("hall.local"))
+    assert len(made) == 2
+    app.config["PUBLIC_URL"] = "https://event.example.org"
+    assert [p.split("/p/")[1] for p in pages("hall.local")] == [p.split("/p/")[1] for p in lan]
+    assert all(p.startswith("https://event.example.org/p/") for p in pages("192.168.1.20:5000"))
