@@ -4,6 +4,8 @@ then answered from memory while no commit touches it (``services.tables._table_r
 at the cost of a wrong row: a write reads it under its lock, a transaction that changed it reads
 its own, a read that holds a snapshot reads in it, and the row is what SQLAlchemy would read."""
 
+import json
+
 import pytest
 from sqlalchemy import event, select, update
 
@@ -133,3 +135,14 @@ def test_the_row_is_what_sqlalchemy_reads(app, table):
             assert getattr(kept, name) == getattr(orm, name), name
             assert type(getattr(kept, name)) is type(getattr(orm, name)), name
         assert orm.last_move_at is not None
+
+
+def test_the_row_keeps_the_standing_of_its_position_as_compact_json(app, table):
+    from facilitator.services.tables import standing_text
+    record(app, table, Move("rest", player=next_player_of(app, table)))
+    with services.db.new_session(app.extensions["facilitator.engine"]) as s:
+        text = services.get_table(s, table).standing
+        loaded = services.load(s, table)
+    assert json.loads(text) == loaded.ruleset.table_standing(loaded.game)
+    assert "Аня" in text and ", " not in text and ": " not in text
+    assert json.loads(standing_text({"xp": 2 ** 70, "name": "Вика"})) == {"xp": 2 ** 70, "name": "Вика"}
