@@ -6,7 +6,7 @@ the rule and the numbers), ``Game.apply(move)`` also carries it out and returns 
 handler validates first and returns the mutation to run only when all checks passed.
 """
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from .cards import COLORS, Card, colour_breaks
 from .eras import ROUNDS, age_in_round, era_of_round
@@ -101,8 +101,12 @@ class PlayerState:
 
     def copy(self):
         """An independent copy: the mutable parts (skills, reasons) are copied, the card of a
-        deferred card and the declaration are shared (never changed in place)."""
-        return replace(self, skills=dict(self.skills), pending_reasons=list(self.pending_reasons))
+        deferred card and the declaration are shared (never changed in place). Every field as
+        it is, without ``__init__`` (``dataclasses.replace`` was most of a move's copy of the game)."""
+        other = object.__new__(PlayerState)
+        other.__dict__.update(self.__dict__)
+        other.skills, other.pending_reasons = dict(self.skills), list(self.pending_reasons)
+        return other
 
 
 @dataclass
