@@ -507,11 +507,14 @@ def close_db():
 @contextlib.contextmanager
 def db_session():
     """The request's session as a unit of work: committed when the block ends (before the
-    response is sent), rolled back when it raises."""
+    response is sent), rolled back when it raises. A block that began no transaction (a screen
+    drawn from what the process keeps) has nothing to commit: the ORM's commit would begin one
+    only to end it."""
     s = db()
     try:
         yield s
-        s.commit()
+        if s.in_transaction():
+            s.commit()
     except BaseException:
         s.rollback()
         raise

@@ -8,6 +8,7 @@ import json
 
 import pytest
 from sqlalchemy import event, select, update
+from sqlalchemy.orm import Session
 
 from facilitator import services
 from facilitator.rules.lyceum import Move
@@ -64,15 +65,22 @@ def tablet(app, table, anon_client):
 
 
 @SQLITE
-def test_the_turn_screen_after_a_tap_sends_no_statement_and_reads_the_row_once(app, tablet, table, statements):
+def test_the_turn_screen_after_a_tap_begins_no_transaction_and_reads_the_row_once(app, tablet, table, statements):
     host = tablet
     mover = next_player_of(app, table)
     tap = move_form(host, table, "rest", player=mover, after=load(app, table).seq)
     assert tap.status == 303
     statements.sent.clear()
     statements.reads = 0
-    page = host.get(tap.response.headers["Location"])
+    begun = []
+    note = lambda session, transaction: begun.append(transaction)  # noqa: E731
+    event.listen(Session, "after_transaction_create", note)
+    try:
+        page = host.get(tap.response.headers["Location"])
+    finally:
+        event.remove(Session, "after_transaction_create", note)
     assert page.status_code == 200 and mover in page.get_data(as_text=True)
+    assert begun == []  # not even one the ORM begins only to commit it
     assert statements.sent == [] and statements.reads == 1  # the row the tap changed: read once
     assert host.get(f"/table/{table}").status_code == 200
     assert statements.sent == [] and statements.reads == 1  # then from memory
