@@ -82,6 +82,13 @@ class Card:
         """Every unmet skill as ``(skill, have, need)``; empty when the player is eligible."""
         return [(s, skills[s], need) for s, need in self._needs if skills[s] < need]
 
+    def eligible(self, skills):
+        """Whether ``skills`` meet every requirement (RULES.md 3.1): no shortfall."""
+        for s, need in self._needs:
+            if skills[s] < need:
+                return False
+        return True
+
     def to_dict(self, with_era=True):
         out = {}
         if self.code is not None:

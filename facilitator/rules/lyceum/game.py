@@ -270,7 +270,7 @@ class Game:
         return card.shortfalls(self.players[name].skills)
 
     def eligible(self, name, card):
-        return not self.shortfalls(name, card)
+        return card.eligible(self.players[name].skills)
 
     def card_check(self, name, card):
         """RULES.md 3.1 as a host reads it off the card, one row per skill: what the player
