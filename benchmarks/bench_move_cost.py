@@ -6,7 +6,8 @@ database, measured in the same run and printed as ratios beside their targets.
     python3 benchmarks/bench_move_cost.py --instructions [--db …] [--moves 30]
 
 Everything runs in one process through Flask's test client (no HTTP parsing on either side, so
-the comparison is of the server's own work). A WSGI wrapper around each app measures, for every
+the comparison is of the server's own work), set as ``facilitator serve`` sets its process (its
+garbage collector: ``web.server.tune_collector``; both apps share it). A WSGI wrapper around each app measures, for every
 request, the thread's CPU time inside the app (the test client's own work of building the
 request and reading the answer is left out), the wall time, and the SQL round trips the request
 sent (statements, ``BEGIN`` on PostgreSQL where the driver sends it apart, ``COMMIT`` and
@@ -265,6 +266,8 @@ def run(url, args, tmp):
     app = create_app({"DATABASE_URL": url, "INSTANCE_PATH": str(Path(tmp) / "instance"),
                       "WTF_CSRF_ENABLED": False, "PREPARE_PROTOCOLS": False})
     engine = app.extensions["facilitator.engine"]
+    from facilitator.web.server import tune_collector
+    tune_collector()  # the process as ``facilitator serve`` runs it (the bare app shares it)
     pack = sample_pack()
     rng = random.Random(args.seed)
     kinds = ("api", "form", "outbox")

@@ -199,3 +199,28 @@ def test_the_open_file_limit_is_raised_to_fit_the_connection_limit():
         assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] >= 1000
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_the_server_looks_over_its_young_objects_less_often_and_a_collector_turned_off_stays_off(monkeypatch):
+    """``serve`` sets the garbage collector for serving requests (``COLLECT_AFTER``)."""
+    import gc
+
+    from facilitator.web import server
+
+    class Idle:  # the server itself is not started
+        def print_listen(self, _format):
+            pass
+
+        def run(self):
+            pass
+    monkeypatch.setattr(server, "create_server", lambda app, **kw: Idle())
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        server.serve(object())
+        assert gc.get_threshold() == (server.COLLECT_AFTER, 10, 10) and server.COLLECT_AFTER > 700
+        gc.set_threshold(0, 10, 10)
+        server.tune_collector()
+        assert gc.get_threshold() == (0, 10, 10)
+    finally:
+        gc.set_threshold(*before)
