@@ -675,10 +675,10 @@ def _append(session, loaded, row, values, expected_seq):
         if not _compare_and_set(session, table, expected_seq, table.rev, values, store=False):
             return False
         try:  # one INSERT, without the unit of work's bookkeeping (the row is only appended, never changed)
-            inserted = connection.execute(_insert_row_statement(connection.dialect.name), row.values()).first()
+            inserted = connection.execute(_insert_row_statement(connection.dialect.name), row.values()).rowcount == 1
         except IntegrityError:
-            inserted = None
-    if inserted is None:
+            inserted = False
+    if not inserted:
         repeat = _by_client_id(session, row.table_id, row.client_id) if row.client_id else None
         if repeat is not None:
             raise StaleMove(expected_seq, expected_seq, True, repeat.seq)
@@ -711,16 +711,15 @@ def _append_statement(keys):
 def _insert_row_statement(dialect):
     """The log row's INSERT, built once per database kind: one that meets the unique (table,
     seq) or (table, client id) inserts nothing instead of failing (PostgreSQL's and SQLite's
-    ``ON CONFLICT DO NOTHING``), so the transaction stays usable to say which it met. It
-    returns the row's seq: no row back, nothing inserted."""
-    seq = MoveRow.__table__.c.seq
+    ``ON CONFLICT DO NOTHING``), so the transaction stays usable to say which it met. Its row
+    count says whether it inserted (no row returned to be read: a move's every write counts)."""
     if dialect == "postgresql":
         from sqlalchemy.dialects.postgresql import insert as insert_or_nothing
     elif dialect == "sqlite":
         from sqlalchemy.dialects.sqlite import insert as insert_or_nothing
     else:
-        return insert(MoveRow.__table__).returning(seq)
-    return insert_or_nothing(MoveRow.__table__).on_conflict_do_nothing().returning(seq)
+        return insert(MoveRow.__table__)
+    return insert_or_nothing(MoveRow.__table__).on_conflict_do_nothing()
 
 
 # ----- how much one table's log keeps (issue 17) ----------------------------------------------------
