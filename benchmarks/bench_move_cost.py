@@ -7,11 +7,11 @@ database, measured in the same run and printed as ratios beside their targets.
 
 Everything runs in one process through Flask's test client (no HTTP parsing on either side, so
 the comparison is of the server's own work), set as ``facilitator serve`` sets its process (its
-garbage collector: ``web.server.tune_collector``; both apps share it). A WSGI wrapper around each app measures, for every
-request, the thread's CPU time inside the app (the test client's own work of building the
-request and reading the answer is left out), the wall time, and the SQL round trips the request
-sent (statements, ``BEGIN`` on PostgreSQL where the driver sends it apart, ``COMMIT`` and
-``ROLLBACK``, counted on the engine). Measured, interleaved one of each in turn so that all see
+garbage collector: ``web.server.tune_collector``; both apps share it). A WSGI wrapper around
+each app measures, for every request, the thread's CPU time inside the app (the test client's
+own work of building the request and reading the answer is left out), the wall time, and the
+SQL round trips the request sent (statements, ``BEGIN`` on PostgreSQL where the driver sends it
+apart, ``COMMIT`` and ``ROLLBACK``, counted on the engine, and the plain reads on its readers). Measured, interleaved one of each in turn so that all see
 the same machine:
 
 * **bare insert**: ``POST /bare`` — a Flask view that does one insert-or-ignore (``INSERT … ON
