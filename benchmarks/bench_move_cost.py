@@ -11,8 +11,8 @@ garbage collector: ``web.server.tune_collector``; both apps share it). A WSGI wr
 each app measures, for every request, the thread's CPU time inside the app (the test client's
 own work of building the request and reading the answer is left out), the wall time, and the
 SQL round trips the request sent (statements, ``BEGIN`` on PostgreSQL where the driver sends it
-apart, ``COMMIT`` and ``ROLLBACK``, counted on the engine, and the plain reads on its readers). Measured, interleaved one of each in turn so that all see
-the same machine:
+apart, ``COMMIT`` and ``ROLLBACK``, counted on the engine, and the plain reads on its readers).
+Measured, interleaved one of each in turn so that all see the same machine:
 
 * **bare insert**: ``POST /bare`` — a Flask view that does one insert-or-ignore (``INSERT … ON
   CONFLICT DO NOTHING``) with SQLAlchemy Core through the app's own engine (so the same SQLite
