@@ -72,10 +72,10 @@ class Counter:
         from facilitator.storage import db
         read = db._read_row
 
-        def counted(on, sql, params):
+        def counted(on, sql, params, within=None):
             if on is engine:
                 self.count += 1
-            return read(on, sql, params)
+            return read(on, sql, params, within)
         db._read_row = counted
 
     def _one(self, *args, **kwargs):

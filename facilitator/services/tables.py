@@ -323,18 +323,20 @@ def _table_row(session, table_id):
     while no commit since has touched it (``changes.Feed.kept_row``), else read with one plain
     SELECT on this thread's reader (``storage.db.read_row``: no pool, no transaction): every move
     and every screen asks for it. A write takes its lock first (decision 15: no commit can come
-    between) and reads so only while its transaction has changed no watched row (it would read
-    its own writes); a read that already holds a snapshot reads in it, so that what it reads
-    next agrees with the row."""
+    between) and reads so, in its own transaction, only while that has changed no watched row (it
+    would read its own writes); a read that already holds a snapshot reads in it, so that what it
+    reads next agrees with the row."""
     bind = session.get_bind()
     if changes.feed(bind) is not None:
+        within = None
         if is_writing():
-            usable = not touched_watched(session.connection())
+            within = session.connection()
+            usable = not touched_watched(within)
         else:
             usable = not session.in_transaction()
         if usable:
             return read_row(bind, _TABLE_ROW_SQL, (table_id,), rows=lambda _row: (("game_table", table_id),),
-                            build=_table_values(bind.dialect))
+                            build=_table_values(bind.dialect), within=within)
     return session.connection().execute(_TABLE_ROW, {"table_id": table_id}).first()
 
 

@@ -238,7 +238,7 @@ _inherited = []
 READER_SECONDS = 1800
 
 
-def read_row(engine, sql, params=(), rows=None, build=None):
+def read_row(engine, sql, params=(), rows=None, build=None, within=None):
     """The first row of a read-only ``sql`` (``?`` placeholders, ``params`` in their order), read
     on a driver connection this thread keeps for such reads: no pool checkout, no ORM, no
     statement compiled, no transaction (SQLite's reads outside one; PostgreSQL's connection in
@@ -250,18 +250,28 @@ def read_row(engine, sql, params=(), rows=None, build=None):
     from memory, reading nothing, while no write since has touched those rows (``changes``).
     ``build``: what is answered instead of a found row, made from it (kept so: the very same
     object is answered again while the row is, so a caller may tell an answer it knows by
-    ``is``)."""
+    ``is``). ``within``: a connection (SQLAlchemy's) whose transaction the read is made in, on
+    its own driver connection, instead of the reader: a write holding its lock reads the row as
+    committed there, where the reader would first catch up with every commit since its last
+    read (SQLite drops a connection's cached pages once another has committed)."""
     if rows is not None:
         feed = changes.feed(engine)
         if feed is not None:
-            return feed.kept_row((sql, params), lambda: _read_row(engine, sql, params), rows, build)
-    row = _read_row(engine, sql, params)
+            return feed.kept_row((sql, params), lambda: _read_row(engine, sql, params, within), rows, build)
+    row = _read_row(engine, sql, params, within)
     return row if build is None or row is None else build(row)
 
 
-def _read_row(engine, sql, params):
+def _read_row(engine, sql, params, within=None):
     if engine.dialect.paramstyle in ("format", "pyformat"):
         sql = sql.replace("?", "%s")
+    if within is not None:
+        cursor = within.connection.cursor()
+        try:
+            cursor.execute(sql, params)
+            return cursor.fetchone()
+        finally:
+            cursor.close()
     key = (threading.get_ident(), engine)
     kept = _readers.get(key)
     if kept is None or time.monotonic() > kept[2]:

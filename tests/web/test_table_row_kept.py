@@ -5,6 +5,7 @@ at the cost of a wrong row: a write reads it under its lock, a transaction that 
 its own, a read that holds a snapshot reads in it, and the row is what SQLAlchemy would read."""
 
 import json
+import threading
 
 import pytest
 from sqlalchemy import event, select, update
@@ -99,6 +100,21 @@ def test_a_move_reads_the_row_under_its_lock_and_writes_only_the_move(app, table
 def rename_directly(engine, table, name):
     with storage_db.writing(), engine.begin() as conn:
         conn.execute(update(GameTable).where(GameTable.id == table).values(name=name))
+
+
+@SQLITE
+def test_a_move_reads_the_row_in_its_own_transaction_not_on_the_reader(app, tablet, table, statements):
+    fields = {"player": next_player_of(app, table), "after": load(app, table).seq}
+    csrf_token(tablet)  # the turn screen's read opened this thread's reader
+    rename_directly(app.extensions["facilitator.engine"], table, "Стол у окна")  # the row kept is outdated
+    storage_db.close_readers()
+    statements.reads = 0
+    tap = move_form(tablet, table, "rest", **fields)
+    assert tap.status == 303
+    assert statements.reads == 1  # the row, read once ...
+    assert not any(thread == threading.get_ident() for thread, _engine in storage_db._readers)  # ... on the writer
+    with services.db.session_scope(app.extensions["facilitator.engine"]) as s:
+        assert services.get_table(s, table).seq == fields["after"] + 1
 
 
 @SQLITE
