@@ -88,7 +88,7 @@ def is_writing():
 
 def _sqlite_pragmas(dbapi_connection, _record, _feed=None):
     # pysqlite's own transaction handling is off: it begins a transaction only before an
-    # INSERT/UPDATE/DELETE, and a SAVEPOINT opened one that read before it wrote; ``_begin``
+    # INSERT/UPDATE/DELETE, and a SAVEPOINT opened one that read before it wrote; ``_begin_on``
     # begins every transaction instead
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
@@ -101,23 +101,31 @@ def _sqlite_pragmas(dbapi_connection, _record, _feed=None):
         _feed.watch.register()  # this process uses the file: a server alone on it learns so (changes.Watch)
 
 
-def _begin(connection):
-    if not _writing.get():
-        connection.exec_driver_sql("BEGIN")
-        return
-    # the threads of one server process queue for the lock here, each handed it the moment the
-    # last one has committed; SQLite's own wait (the one between processes) sleeps and polls,
-    # and the lock sat free while 40 tablets' requests slept
-    lock = _process_locks.setdefault(connection.engine.url, threading.RLock())
-    held = lock.acquire(timeout=BUSY_TIMEOUT)  # past it, SQLite's own wait decides
-    try:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
-    except BaseException:
+def _begin_on(dialect, url):
+    """Every transaction on SQLite begins with the app's own BEGIN (pysqlite's own transaction
+    handling is off: ``_sqlite_pragmas``), sent as the dialect's ``do_begin`` straight on the
+    driver connection: nothing of it is a statement to compile, and a failure is SQLAlchemy's
+    error as any statement's. Inside ``writing()`` it takes the write lock first (``BEGIN
+    IMMEDIATE``)."""
+    def begin(pooled):
+        driver = pooled.driver_connection
+        if not _writing.get():
+            driver.execute("BEGIN").close()
+            return
+        # the threads of one server process queue for the lock here, each handed it the moment the
+        # last one has committed; SQLite's own wait (the one between processes) sleeps and polls,
+        # and the lock sat free while 40 tablets' requests slept
+        lock = _process_locks.setdefault(url, threading.RLock())
+        held = lock.acquire(timeout=BUSY_TIMEOUT)  # past it, SQLite's own wait decides
+        try:
+            driver.execute("BEGIN IMMEDIATE").close()
+        except BaseException:
+            if held:
+                lock.release()
+            raise
         if held:
-            lock.release()
-        raise
-    if held:
-        _holding[id(connection.connection.driver_connection)] = lock
+            _holding[id(driver)] = lock
+    dialect.do_begin = begin
 
 
 _process_locks = {}  # database URL -> the lock this process's writers queue for
@@ -201,7 +209,7 @@ def get_engine(url=None):
             engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT})
             feed = changes.feed(engine)
             event.listen(engine, "connect", lambda dbapi, record: _sqlite_pragmas(dbapi, record, feed))
-            event.listen(engine, "begin", _begin)
+            _begin_on(engine.dialect, engine.url)
             _release_when_ended(engine.dialect, feed)
             event.listen(engine, "before_cursor_execute", _note_change)
             event.listen(engine, "commit", _count_commit)

@@ -211,3 +211,45 @@ def test_a_write_that_waited_past_the_busy_timeout_is_a_503_to_send_again(app, c
     assert response.status_code == 503 and response.headers["Retry-After"] == "2"
     assert response.get_json()["error"]["code"] == "busy"
     assert moves_of(app, table_id) == []
+
+
+def test_a_write_that_finds_the_file_locked_fails_as_any_statement_and_hands_the_lock_on(tmp_path):
+    """A BEGIN IMMEDIATE refused because another program holds the file's write lock is
+    SQLAlchemy's OperationalError (what the app answers 503 to), and the process's own lock is
+    handed on: the next write, once the file is free, begins at once."""
+    import sqlite3
+
+    from sqlalchemy.exc import OperationalError
+
+    from facilitator.storage import db as storage_db
+    path = tmp_path / "locked.db"
+    engine = storage_db.get_engine(f"sqlite:///{path}")
+    try:
+        with engine.connect() as c:
+            c.exec_driver_sql("PRAGMA busy_timeout=50")  # the pool's one connection waits 50 ms, not 30 s
+            c.exec_driver_sql("CREATE TABLE note (id INTEGER PRIMARY KEY)")
+            c.commit()
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another program's write
+        with pytest.raises(OperationalError, match="database is locked"):
+            with storage_db.writing(), engine.begin() as c:
+                c.exec_driver_sql("INSERT INTO note VALUES (1)")
+        other.execute("ROLLBACK")
+        other.close()
+        done = []
+        writer = threading.Thread(target=lambda: _insert_note(engine, storage_db, done))
+        writer.start()
+        writer.join(timeout=5)
+        assert done == [True]  # another thread took the process's lock: it was handed on
+        with engine.connect() as c:
+            assert c.exec_driver_sql("SELECT id FROM note").scalars().all() == [2]
+    finally:
+        engine.dispose()
+        for url in [url for url, kept in storage_db._engines.items() if kept is engine]:
+            del storage_db._engines[url]
+
+
+def _insert_note(engine, storage_db, done):
+    with storage_db.writing(), engine.begin() as c:
+        c.exec_driver_sql("INSERT INTO note VALUES (2)")
+    done.append(True)

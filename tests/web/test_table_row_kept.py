@@ -33,6 +33,7 @@ class Statements:
     def __init__(self, engine, monkeypatch):
         self.sent, self.reads = [], 0
         event.listen(engine, "before_cursor_execute", self._sent)
+        event.listen(engine, "begin", self._begun)  # sent by the dialect's do_begin, not as a statement
         self._engine = engine
         real = storage_db._read_row
 
@@ -44,8 +45,12 @@ class Statements:
     def _sent(self, _conn, _cursor, statement, *_args):
         self.sent.append(statement.split()[0].upper())
 
+    def _begun(self, _conn):
+        self.sent.append("BEGIN")
+
     def close(self):
         event.remove(self._engine, "before_cursor_execute", self._sent)
+        event.remove(self._engine, "begin", self._begun)
 
 
 @pytest.fixture
