@@ -300,10 +300,6 @@ class TableRow:
         return f"TableRow(id={self.id!r}, name={self.name!r}, seq={self.seq!r}, rev={self.rev!r})"
 
 
-_TABLE_ROW = select(*(GameTable.__table__.c[name] for name in TableRow.__slots__)).where(
-    GameTable.__table__.c.id == bindparam("table_id"))
-
-
 def get_table(session, table_id):
     """A table's row (``TableRow``), read once per session: the session holds it until it
     rolls back (its identity map alone would forget an object nobody holds between two uses in
@@ -319,25 +315,20 @@ def get_table(session, table_id):
 
 
 def _table_row(session, table_id):
-    """A table's row as stored. On a server alone on its SQLite file, the one read last time
-    while no commit since has touched it (``changes.Feed.kept_row``), else read with one plain
-    SELECT on this thread's reader (``storage.db.read_row``: no pool, no transaction): every move
-    and every screen asks for it. A write takes its lock first (decision 15: no commit can come
-    between) and reads so, in its own transaction, only while that has changed no watched row (it
-    would read its own writes); a read that already holds a snapshot reads in it, so that what it
-    reads next agrees with the row."""
+    """A table's row as stored, read with one plain SELECT (``storage.db.read_row``: no ORM, no
+    statement compiled): every move and every screen asks for it first. A read outside a
+    transaction reads on this thread's reader (no pool, no transaction of its own); a write, or
+    a read that already holds a snapshot, reads in its own transaction (what it reads next
+    agrees with the row; a write reads its own writes). On a server alone on its SQLite file the
+    row is then answered from memory (``changes.Feed.kept_row``) while no commit touches it: a
+    read outside a transaction, and a write, which takes its lock first (decision 15: no commit
+    can come between), while its transaction has changed no watched row."""
     bind = session.get_bind()
-    if changes.feed(bind) is not None:
-        within = None
-        if is_writing():
-            within = session.connection()
-            usable = not touched_watched(within)
-        else:
-            usable = not session.in_transaction()
-        if usable:
-            return read_row(bind, _TABLE_ROW_SQL, (table_id,), rows=lambda _row: (("game_table", table_id),),
-                            build=_table_values(bind.dialect), within=within)
-    return session.connection().execute(_TABLE_ROW, {"table_id": table_id}).first()
+    writing = is_writing()
+    within = session.connection() if writing or session.in_transaction() else None
+    kept = changes.feed(bind) is not None and (within is None or (writing and not touched_watched(within)))
+    return read_row(bind, _TABLE_ROW_SQL, (table_id,), rows=(lambda _row: (("game_table", table_id),)) if kept else None,
+                    build=_table_values(bind.dialect), within=within)
 
 
 _TABLE_ROW_SQL = f"SELECT {', '.join(TableRow.__slots__)} FROM game_table WHERE id = ?"
