@@ -179,9 +179,9 @@ def touched_watched(connection):
 
 
 def changed_nothing(connection):
-    """Whether the transaction on ``connection`` is known to have changed nothing yet: on SQLite,
-    where every statement is noted; elsewhere it is not known (False)."""
-    return connection.dialect.name == "sqlite" and not connection.info.get("changed")
+    """Whether the transaction on ``connection`` is known to have changed nothing yet: on an
+    engine of ``get_engine``, where every statement is noted; elsewhere it is not known (False)."""
+    return getattr(connection.dialect, "notes_changes", False) and not connection.info.get("changed")
 
 
 def _note_change(connection, _cursor, statement, _parameters, context, _executemany):
@@ -190,6 +190,16 @@ def _note_change(connection, _cursor, statement, _parameters, context, _executem
     rows = changes.touched(statement, context)
     if rows:
         connection.info.setdefault(_TOUCHED, set()).update(rows)
+
+
+#: PostgreSQL's statements that may change rows: a WITH too (a move's compare-and-set and log
+#: row are one ``WITH … UPDATE … INSERT`` there)
+_PG_DML = _DML + ("with",)
+
+
+def _note_dml(connection, _cursor, statement, *_args):
+    if statement.lstrip()[:7].lower().startswith(_PG_DML):
+        connection.info["changed"] = True
 
 
 def _count_commit(connection):
@@ -212,11 +222,13 @@ def get_engine(url=None):
             _begin_on(engine.dialect, engine.url)
             _release_when_ended(engine.dialect, feed)
             event.listen(engine, "before_cursor_execute", _note_change)
-            event.listen(engine, "commit", _count_commit)
-            event.listen(engine, "rollback", _forget_changes)
         else:
             # no pre-ping: it costs a round trip per request; connections are recycled instead
             engine = create_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800)
+            event.listen(engine, "before_cursor_execute", _note_dml)
+        event.listen(engine, "commit", _count_commit)
+        event.listen(engine, "rollback", _forget_changes)
+        engine.dialect.notes_changes = True  # ``changed_nothing``
         _engines[url] = engine
     return _engines[url]
 
