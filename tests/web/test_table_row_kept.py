@@ -1,8 +1,9 @@
-"""A table's row, which every move and every screen reads first (its access check, its seq):
-on a server alone on its SQLite file it is read with one plain SELECT on the thread's reader and
-then answered from memory while no commit touches it (``services.tables._table_row``), never
-at the cost of a wrong row: a write reads it under its lock, a transaction that changed it reads
-its own, a read that holds a snapshot reads in it, and the row is what SQLAlchemy would read."""
+"""A table's row, which every move and every screen reads first (its access check, its seq), is
+read with one plain SELECT (``services.tables._table_row``): on the thread's reader outside a
+transaction, in the transaction inside one. On a server alone on its SQLite file it is then
+answered from memory while no commit touches it, never at the cost of a wrong row: a write
+reads it under its lock, a transaction that changed it reads its own, a read that holds a
+snapshot reads in it, and the row is what SQLAlchemy would read."""
 
 import json
 import threading
@@ -90,6 +91,23 @@ def test_the_turn_screen_after_a_tap_begins_no_transaction_and_reads_the_row_onc
     assert statements.sent == [] and statements.reads == 1  # the row the tap changed: read once
     assert host.get(f"/table/{table}").status_code == 200
     assert statements.sent == [] and statements.reads == 1  # then from memory
+
+
+def test_a_screen_reads_the_row_with_one_plain_select_and_begins_no_transaction(app, tablet, table, statements):
+    """On every database: PostgreSQL reads it on the thread's reader each time (one round trip,
+    not BEGIN, SELECT and ROLLBACK), SQLite at most once and then from memory."""
+    statements.sent.clear()
+    statements.reads = 0
+    begun = []
+    note = lambda session, transaction: begun.append(transaction)  # noqa: E731
+    event.listen(Session, "after_transaction_create", note)
+    try:
+        page = tablet.get(f"/table/{table}")
+    finally:
+        event.remove(Session, "after_transaction_create", note)
+    assert page.status_code == 200
+    assert begun == [] and statements.sent == []
+    assert statements.reads == (1 if app.extensions["facilitator.engine"].dialect.name == "postgresql" else 0)
 
 
 @SQLITE
