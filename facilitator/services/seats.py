@@ -58,8 +58,6 @@ def ensure_seats(session, table_id, names):
         missing = [name for name in names if name not in known]
         if not missing:
             break
-        if attempt == 0:  # made now: not kept by this transaction (``links``)
-            session.info.setdefault("seats_changed", set()).add(table_id)
         now = utcnow()
         connection.execute(_insert_seats(connection.dialect.name),
                            [{"table_id": table_id, "player": name, "token": new_secret(), "revoked_at": None,
@@ -87,9 +85,10 @@ def links(session, table, names):
     """``{player: secret}`` of the live seats of ``table`` (a row read in this transaction),
     one for every name of ``names`` (``ensure_seats``), kept in this process by the table's
     ``seats_version``: a move's answer, which names every player's link, reads no seats while
-    they stay as they were. A revoke counts on the table's row, in its own transaction; a seat
-    made is one a kept entry lacks, which is then not used (a seat is made only for a player
-    without a live one)."""
+    they stay as they were. A revoke counts on the table's row, in its own transaction, which
+    keeps nothing; a seat made is kept once its transaction commits (the table opened, its links
+    made: its first move reads no seats), and one made elsewhere is one a kept entry lacks, which
+    is then not used (a seat is made only for a player without a live one)."""
     names = tuple(names)
     version = getattr(table, "seats_version", None)
     key = (table.created_at, version)

@@ -290,3 +290,29 @@ def test_the_players_links_name_the_address_the_server_is_reached_at(app, host, 
     app.config["PUBLIC_URL"] = "https://event.example.org"
     assert [p.split("/p/")[1] for p in pages("hall.local")] == [p.split("/p/")[1] for p in lan]
     assert all(p.startswith("https://event.example.org/p/") for p in pages("192.168.1.20:5000"))
+
+
+def test_a_table_opened_names_its_links_in_its_first_moves_answer_reading_no_seats(app, host, table):
+    """The links made when a table is opened (its state read) are kept once that commits: the
+    first move's answer names the same links without reading the seats again; a revoke counts on
+    the table's row, and the next answer names the new link."""
+    from sqlalchemy import event
+    engine = app.extensions["facilitator.engine"]
+    state = table_state(host, table)
+    links = {p["name"]: p["page"] for p in state["players"]}
+    sent = []
+    note = lambda _conn, _cursor, statement, *_args: sent.append(statement)  # noqa: E731
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        mover = load(app, table).game.next()["player"]
+        moved = host.post(f"/api/v1/tables/{table}/moves", json={"after": state["seq"],
+                                                                   "move": {"type": "rest", "player": mover}})
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    assert moved.status_code == 201, moved.get_json()
+    assert {p["name"]: p["page"] for p in moved.get_json()["players"]} == links
+    assert not [s for s in sent if re.search(r"\bseat\b", s, re.I)], sent
+    assert post(host, f"/table/{table}/seats/revoke", {"player": "Вика"}).status == 303
+    after = {p["name"]: p["page"] for p in table_state(host, table)["players"]}
+    assert after["Вика"] != links["Вика"] and {k: v for k, v in after.items() if k != "Вика"} == \
+        {k: v for k, v in links.items() if k != "Вика"}
