@@ -10,8 +10,8 @@ the comparison is of the server's own work), set as ``facilitator serve`` sets i
 garbage collector: ``web.server.tune_collector``; both apps share it). A WSGI wrapper around
 each app measures, for every request, the thread's CPU time inside the app (the test client's
 own work of building the request and reading the answer is left out), the wall time, and the
-SQL round trips the request sent (statements, ``BEGIN`` on PostgreSQL where the driver sends it
-apart, ``COMMIT`` and ``ROLLBACK``, counted on the engine, and the plain reads on its readers).
+SQL round trips the request sent (statements, ``BEGIN``, ``COMMIT`` and ``ROLLBACK``, counted on
+the engine, and the plain reads, on its readers or in a transaction's own connection).
 Measured, interleaved one of each in turn so that all see the same machine:
 
 * **bare insert**: ``POST /bare`` — a Flask view that does one insert-or-ignore (``INSERT … ON

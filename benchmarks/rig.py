@@ -58,7 +58,8 @@ def database(kind, folder, name):
 class Counter:
     """The SQL round trips sent on an engine: statements, BEGIN (psycopg sends it as a statement
     of its own, the app on SQLite as the dialect's ``do_begin``), COMMIT, ROLLBACK, and the
-    plain reads on the engine's readers (``storage.db.read_row``)."""
+    plain reads (``storage.db.read_row``: on the engine's readers or in a transaction's own
+    connection)."""
 
     def __init__(self, engine):
         from sqlalchemy import event
@@ -67,7 +68,7 @@ class Counter:
         event.listen(engine, "commit", self._one)
         event.listen(engine, "rollback", self._one)
         event.listen(engine, "begin", self._one)  # BEGIN is sent apart (psycopg's; SQLite's do_begin)
-        # the plain reads on a thread's reader (``storage.db.read_row``) go around the engine
+        # the plain reads (``storage.db.read_row``) go around the engine
         from facilitator.storage import db
         read = db._read_row
 
