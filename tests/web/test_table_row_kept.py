@@ -71,21 +71,27 @@ def tablet(app, table, anon_client):
     return anon_client
 
 
-@SQLITE
-def test_the_turn_screen_after_a_tap_begins_no_transaction_and_reads_the_row_once(app, tablet, table, statements):
-    host = tablet
-    mover = next_player_of(app, table)
-    tap = move_form(host, table, "rest", player=mover, after=load(app, table).seq)
-    assert tap.status == 303
+def opened_fresh(client, url, statements):
+    """``(the page at url, the ORM transactions its request began)``, ``statements`` counted
+    from zero."""
     statements.sent.clear()
     statements.reads = 0
     begun = []
     note = lambda session, transaction: begun.append(transaction)  # noqa: E731
     event.listen(Session, "after_transaction_create", note)
     try:
-        page = host.get(tap.response.headers["Location"])
+        return client.get(url), begun
     finally:
         event.remove(Session, "after_transaction_create", note)
+
+
+@SQLITE
+def test_the_turn_screen_after_a_tap_begins_no_transaction_and_reads_the_row_once(app, tablet, table, statements):
+    host = tablet
+    mover = next_player_of(app, table)
+    tap = move_form(host, table, "rest", player=mover, after=load(app, table).seq)
+    assert tap.status == 303
+    page, begun = opened_fresh(host, tap.response.headers["Location"], statements)
     assert page.status_code == 200 and mover in page.get_data(as_text=True)
     assert begun == []  # not even one the ORM begins only to commit it
     assert statements.sent == [] and statements.reads == 1  # the row the tap changed: read once
@@ -96,15 +102,7 @@ def test_the_turn_screen_after_a_tap_begins_no_transaction_and_reads_the_row_onc
 def test_a_screen_reads_the_row_with_one_plain_select_and_begins_no_transaction(app, tablet, table, statements):
     """On every database: PostgreSQL reads it on the thread's reader each time (one round trip,
     not BEGIN, SELECT and ROLLBACK), SQLite at most once and then from memory."""
-    statements.sent.clear()
-    statements.reads = 0
-    begun = []
-    note = lambda session, transaction: begun.append(transaction)  # noqa: E731
-    event.listen(Session, "after_transaction_create", note)
-    try:
-        page = tablet.get(f"/table/{table}")
-    finally:
-        event.remove(Session, "after_transaction_create", note)
+    page, begun = opened_fresh(tablet, f"/table/{table}", statements)
     assert page.status_code == 200
     assert begun == [] and statements.sent == []
     assert statements.reads == (1 if app.extensions["facilitator.engine"].dialect.name == "postgresql" else 0)
