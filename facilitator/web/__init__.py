@@ -386,7 +386,8 @@ def create_app(test_config=None):
 
     csrf_token = templating.csrf_token_of(app)
     app.jinja_env.globals["csrf_token"] = csrf_token  # macros imported without the page's context
-    app.jinja_env.globals.update(once=templating.once, move_names_of=templating.move_names)
+    app.jinja_env.globals.update(once=templating.once, move_names_of=templating.move_names,
+                                 get_flashed_messages=templating.page_messages)
 
     @app.context_processor
     def _roles():

@@ -117,14 +117,12 @@ def confirm(game, loaded):
     of a recorded move, first among the flashed ones. Opened again later from the history, once
     the table has moved on, the address says nothing. Writing the message into the session
     cookie and taking it out again cost a tenth of a tap."""
-    from flask import get_flashed_messages
-    from flask.globals import request_ctx
+    from flask import g
     done = request.args.get("done", type=int)
     if done is None or done != loaded.seq or loaded.last is None or loaded.last[0] != done:
         return
-    text = "\n".join(narration(game, loaded)) or _("Recorded")
-    flashed = get_flashed_messages(with_categories=True)  # the session's, taken out as Flask does
-    request_ctx.flashes = [("ok", text), *flashed]  # what get_flashed_messages answers for the rest of the request
+    # the first of the pages' messages (``templating.page_messages``)
+    g.confirmed = [("ok", "\n".join(narration(game, loaded)) or _("Recorded"))]
 
 
 def final_screen(game, table_id, render):

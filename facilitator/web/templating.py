@@ -228,6 +228,17 @@ def csrf_token_of(app):
     return csrf_token
 
 
+def page_messages(with_categories=False, category_filter=()):
+    """The pages' ``get_flashed_messages`` (Flask's, the same arguments and answer): the
+    confirmation of the move the page's address names (``table.confirm``, put in ``g``: drawn
+    from the table's position, never carried in the session) first, then the session's."""
+    from flask import g, get_flashed_messages
+    messages = [*g.get("confirmed", ()), *get_flashed_messages(with_categories=True)]
+    if category_filter:
+        messages = [m for m in messages if m[0] in category_filter]
+    return messages if with_categories else [text for _category, text in messages]
+
+
 _SCALARS = frozenset({int, float, bool, type(None)})
 
 
@@ -256,4 +267,4 @@ def _forget_compiled():
     _drawn.clear()
 
 
-__all__ = ["Environment", "once"]
+__all__ = ["Environment", "once", "page_messages"]

@@ -114,3 +114,20 @@ def test_url_for_gives_flasks_address_however_often_it_is_asked(app):
             assert list(app._urls.values()) == [f"{root}/table/7"]
             assert flask.url_for("public.pin", _external=True) == f"http://localhost{root}/pin"
             assert flask.url_for("public.pin", _anchor="x") == f"{root}/pin#x"
+
+
+def test_the_pages_messages_are_flasks_with_a_moves_confirmation_first(app):
+    """``get_flashed_messages`` in a template answers as Flask's does (the same arguments), the
+    confirmation a screen drew from the table's position (``table.confirm``) first; the session's
+    flashed messages are taken out once, as Flask takes them."""
+    page = ("{% for c, m in get_flashed_messages(with_categories=true) %}[{{ c }}:{{ m }}]{% endfor %}"
+            "|{{ get_flashed_messages()|join(',') }}|{{ get_flashed_messages(category_filter=['error'])|join(',') }}")
+    with app.test_request_context():
+        flask.flash("Saved", "ok")
+        flask.flash("Too late", "error")
+        flask.g.confirmed = [("ok", "Аня rested")]
+        assert flask.render_template_string(page) == \
+            "[ok:Аня rested][ok:Saved][error:Too late]|Аня rested,Saved,Too late|Too late"
+        assert flask.get_flashed_messages() == ["Saved", "Too late"]  # Flask's own, once taken out
+    with app.test_request_context():
+        assert flask.render_template_string(page) == "||"  # nothing confirmed, nothing flashed
