@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from sqlalchemy import event
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, create_engine
 
 from facilitator.storage import changes
@@ -286,12 +287,7 @@ def _read_row(engine, sql, params, within=None):
     if engine.dialect.paramstyle in ("format", "pyformat"):
         sql = sql.replace("?", "%s")
     if within is not None:
-        cursor = within.connection.cursor()
-        try:
-            cursor.execute(sql, params)
-            return cursor.fetchone()
-        finally:
-            cursor.close()
+        return _read_within(engine.dialect, within, sql, params)
     key = (threading.get_ident(), engine)
     kept = _readers.get(key)
     if kept is None or time.monotonic() > kept[2]:
@@ -310,6 +306,25 @@ def _read_row(engine, sql, params, within=None):
     except Exception:
         _close_reader(key)
         raise
+
+
+def _read_within(dialect, within, sql, params):
+    """The read on the driver connection of ``within``'s transaction. A failure is SQLAlchemy's
+    error, as that of a statement sent through it (a locked file is still ``lock_conflict``),
+    and a connection found gone is invalidated, as SQLAlchemy does."""
+    try:
+        cursor = within.connection.cursor()
+        try:
+            cursor.execute(sql, params)
+            return cursor.fetchone()
+        finally:
+            cursor.close()
+    except dialect.loaded_dbapi.Error as err:
+        gone = dialect.is_disconnect(err, within.connection, None)
+        if gone:
+            within.invalidate(err)
+        raise DBAPIError.instance(sql, params, err, dialect.loaded_dbapi.Error, connection_invalidated=gone,
+                                  dialect=dialect) from err
 
 
 def _open_reader(engine):

@@ -191,3 +191,16 @@ def test_the_row_keeps_the_standing_of_its_position_as_compact_json(app, table):
     assert json.loads(text) == loaded.ruleset.table_standing(loaded.game)
     assert "Аня" in text and ", " not in text and ": " not in text
     assert json.loads(standing_text({"xp": 2 ** 70, "name": "Вика"})) == {"xp": 2 ** 70, "name": "Вика"}
+
+
+def test_a_read_in_a_transaction_fails_as_sqlalchemys_statements_do(app):
+    """A plain read in a transaction's own connection that the database refuses raises
+    SQLAlchemy's error (what the app's handlers know), and the transaction rolls back cleanly."""
+    from sqlalchemy.exc import DBAPIError
+    engine = app.extensions["facilitator.engine"]
+    with engine.connect() as conn:
+        conn.begin()
+        with pytest.raises(DBAPIError, match="no_such_table"):
+            storage_db.read_row(engine, "SELECT id FROM no_such_table WHERE id = ?", (1,), within=conn)
+        conn.rollback()
+        assert storage_db.read_row(engine, "SELECT count(*) FROM game_table WHERE id > ?", (0,), within=conn)[0] >= 0
